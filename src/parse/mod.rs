@@ -1,0 +1,3 @@
+#[derive(pest_derive::Parser)]
+#[grammar = "grammar/fuda.pest"]
+pub struct FudaParser;
