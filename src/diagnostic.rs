@@ -1,0 +1,354 @@
+//! Diagnostics: one typed value per problem found in any phase, rendered in
+//! one place (graphically through miette, or as JSON for tools).
+//!
+//! Phases return `Vec<Diagnostic>`; they never print. The primary label sits on
+//! the exact token at fault; `related` labels point at the other place involved
+//! (the first of two duplicate card numbers, say).
+
+use crate::source::{FileId, SourceMap, Span};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use serde::Serialize;
+use std::fmt;
+use std::sync::Arc;
+
+pub mod codes;
+
+/// How bad a diagnostic is. Warnings alone leave the exit code at 0 unless
+/// `--deny-warnings` is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// The input is wrong: nothing is compiled from it.
+    Error,
+    /// Suspicious but legal.
+    Warning,
+}
+
+/// A diagnostic code such as `fuda::resolve::unknown_zone`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Code(pub &'static str);
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// A place in a file with a short explanation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Label {
+    /// The file the span is in.
+    pub file: FileId,
+    /// The bytes the label underlines.
+    pub span: Span,
+    /// What the label says under them.
+    pub message: String,
+}
+
+impl Label {
+    /// A label on `span` of `file`.
+    pub fn new(file: FileId, span: Span, message: impl Into<String>) -> Self {
+        Label { file, span, message: message.into() }
+    }
+}
+
+/// One problem, with its code, message, position and an optional suggestion.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Stable machine-readable code.
+    pub code: Code,
+    /// Error or warning.
+    pub severity: Severity,
+    /// One sentence saying what is wrong.
+    pub message: String,
+    /// The exact token at fault.
+    pub primary: Label,
+    /// A suggestion ("did you mean `underworld`?").
+    pub help: Option<String>,
+    /// Other places involved.
+    pub related: Vec<Label>,
+}
+
+impl Diagnostic {
+    /// An error at `span` of `file`; the label repeats nothing, so give it a short text.
+    pub fn error(code: Code, file: FileId, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: Severity::Error,
+            message: message.into(),
+            primary: Label::new(file, span, label),
+            help: None,
+            related: Vec::new(),
+        }
+    }
+    /// A warning at `span` of `file`.
+    pub fn warning(code: Code, file: FileId, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+        Diagnostic { severity: Severity::Warning, ..Self::error(code, file, span, message, label) }
+    }
+    /// Adds a suggestion.
+    pub fn with_help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+    /// Adds a suggestion when there is one.
+    pub fn with_help_opt(mut self, help: Option<String>) -> Self {
+        self.help = help;
+        self
+    }
+    /// Adds a related place.
+    pub fn with_related(mut self, label: Label) -> Self {
+        self.related.push(label);
+        self
+    }
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Sorts diagnostics by file, position and code, so output is stable.
+pub fn sort(diags: &mut [Diagnostic]) {
+    diags.sort_by(|a, b| {
+        (a.primary.file, a.primary.span.start, a.code, &a.message).cmp(&(b.primary.file, b.primary.span.start, b.code, &b.message))
+    });
+}
+
+// ───────────────────────────── graphical rendering ─────────────────────────────
+
+/// How diagnostics are drawn.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderOptions {
+    /// Use ANSI colours.
+    pub color: bool,
+    /// Wrap width in columns.
+    pub width: usize,
+}
+
+impl RenderOptions {
+    /// No colour, 80 columns: what snapshot tests use.
+    pub fn plain() -> Self {
+        RenderOptions { color: false, width: 80 }
+    }
+}
+
+/// Renders one diagnostic as text, with the source excerpt and labels.
+pub fn render(diag: &Diagnostic, sources: &SourceMap, options: RenderOptions) -> String {
+    let theme = if options.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let handler = GraphicalReportHandler::new_themed(theme).without_syntax_highlighting().with_width(options.width);
+    let report = Report::new(diag, sources);
+    let mut out = String::new();
+    if handler.render_report(&mut out, &report).is_err() {
+        out = format!("{}: {}\n", diag.code, diag.message);
+    }
+    out
+}
+
+/// The miette view of a [`Diagnostic`]: labels in the primary file become
+/// labels; labels in other files become related reports with their own source.
+#[derive(Debug)]
+struct Report {
+    code: Code,
+    severity: Severity,
+    message: String,
+    help: Option<String>,
+    source: NamedSource<Arc<str>>,
+    labels: Vec<LabeledSpan>,
+    related: Vec<Report>,
+}
+
+impl Report {
+    fn new(diag: &Diagnostic, sources: &SourceMap) -> Self {
+        let file = sources.get(diag.primary.file);
+        let mut labels = vec![labeled(&diag.primary, file.text.len(), true)];
+        let mut related = Vec::new();
+        for label in &diag.related {
+            if label.file == diag.primary.file {
+                labels.push(labeled(label, file.text.len(), false));
+            } else {
+                let other = sources.get(label.file);
+                related.push(Report {
+                    code: diag.code,
+                    severity: diag.severity,
+                    message: label.message.clone(),
+                    help: None,
+                    source: NamedSource::new(other.path.clone(), other.text.clone()),
+                    labels: vec![labeled(label, other.text.len(), true)],
+                    related: Vec::new(),
+                });
+            }
+        }
+        Report {
+            code: diag.code,
+            severity: diag.severity,
+            message: diag.message.clone(),
+            help: diag.help.clone(),
+            source: NamedSource::new(file.path.clone(), file.text.clone()),
+            labels,
+            related,
+        }
+    }
+}
+
+fn labeled(label: &Label, text_len: usize, primary: bool) -> LabeledSpan {
+    let start = label.span.start.min(text_len);
+    let len = label.span.len().min(text_len - start);
+    let text = if label.message.is_empty() { None } else { Some(label.message.clone()) };
+    if primary {
+        LabeledSpan::new_primary_with_span(text, (start, len))
+    } else {
+        LabeledSpan::new_with_span(text, (start, len))
+    }
+}
+
+impl fmt::Display for Report {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Report {}
+
+impl miette::Diagnostic for Report {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+    fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
+        if self.related.is_empty() {
+            None
+        } else {
+            Some(Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic)))
+        }
+    }
+}
+
+// ───────────────────────────── JSON ─────────────────────────────
+
+/// The `--format json` form of a diagnostic. Lines and columns are 1-based,
+/// columns count Unicode scalar values; `offset` and `length` are in bytes.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonDiagnostic {
+    /// The file's display path.
+    pub file: String,
+    /// Line of the first byte.
+    pub line: usize,
+    /// Column of the first byte.
+    pub column: usize,
+    /// Line of the end.
+    pub end_line: usize,
+    /// Column of the end (one past the last character).
+    pub end_column: usize,
+    /// Byte offset.
+    pub offset: usize,
+    /// Byte length.
+    pub length: usize,
+    /// Diagnostic code.
+    pub code: &'static str,
+    /// `error` or `warning`.
+    pub severity: Severity,
+    /// What is wrong.
+    pub message: String,
+    /// The suggestion, if any.
+    pub help: Option<String>,
+    /// The primary label's text.
+    pub label: String,
+    /// The other places involved.
+    pub related: Vec<JsonLabel>,
+}
+
+/// A related place in JSON form.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonLabel {
+    /// The file's display path.
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub column: usize,
+    /// Byte offset.
+    pub offset: usize,
+    /// Byte length.
+    pub length: usize,
+    /// What the label says.
+    pub message: String,
+}
+
+impl JsonDiagnostic {
+    /// Converts a diagnostic, computing lines and columns from the source map.
+    pub fn new(diag: &Diagnostic, sources: &SourceMap) -> Self {
+        let file = sources.get(diag.primary.file);
+        let (line, column) = file.line_col(diag.primary.span.start);
+        let (end_line, end_column) = file.line_col(diag.primary.span.end);
+        JsonDiagnostic {
+            file: file.path.clone(),
+            line,
+            column,
+            end_line,
+            end_column,
+            offset: diag.primary.span.start,
+            length: diag.primary.span.len(),
+            code: diag.code.0,
+            severity: diag.severity,
+            message: diag.message.clone(),
+            help: diag.help.clone(),
+            label: diag.primary.message.clone(),
+            related: diag
+                .related
+                .iter()
+                .map(|l| {
+                    let f = sources.get(l.file);
+                    let (line, column) = f.line_col(l.span.start);
+                    JsonLabel { file: f.path.clone(), line, column, offset: l.span.start, length: l.span.len(), message: l.message.clone() }
+                })
+                .collect(),
+        }
+    }
+}
+
+// ───────────────────────────── suggestions ─────────────────────────────
+
+/// The declared name closest to `name`, if one is close enough to be a likely typo.
+pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = (name.chars().count() / 3).max(1) + 1;
+    candidates
+        .into_iter()
+        .map(|c| (edit_distance(name, c), c))
+        .filter(|(d, _)| *d <= limit)
+        .min_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)))
+        .map(|(_, c)| c)
+}
+
+/// "did you mean `x`?" for the closest candidate.
+pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+    closest(name, candidates).map(|c| format!("did you mean `{c}`?"))
+}
+
+/// Levenshtein distance over Unicode scalar values (names are short).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    let mut cur = vec![0; b.len() + 1];
+    for (i, ca) in a.chars().enumerate() {
+        cur[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let cost = usize::from(ca != *cb);
+            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    prev[b.len()]
+}

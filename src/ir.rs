@@ -1,0 +1,961 @@
+//! The intermediate representation: plain serde data, the one contract
+//! between the compiler and the engine.
+//!
+//! - Every name is resolved to a symbolic id qualified by the pack that
+//!   declares it (`pmv:underworld`), never to a numeric index, so adding a
+//!   declaration does not churn every snapshot.
+//! - Source positions are not stored inline: [`SpanTable`] maps node paths to
+//!   spans on the side, so IR snapshots stay stable when a comment moves.
+//! - `docs/ir.md` documents what each node reads, changes and emits.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Bumped whenever the shape of the IR changes.
+pub const IR_VERSION: u32 = 1;
+
+/// A symbolic id qualified by pack: `pmv:underworld`.
+pub type Id = String;
+
+/// One compiled pack: its ruleset (game packs) and its cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pack {
+    /// [`IR_VERSION`] at compile time.
+    pub ir_version: u32,
+    /// The pack's name (the qualifier of its ids).
+    pub name: String,
+    /// The pack's version.
+    pub version: String,
+    /// The game its cards are for.
+    pub game: String,
+    /// The packs it requires.
+    pub requires: Vec<String>,
+    /// The ruleset, for a game pack; declarations a mod pack adds are merged in their own ruleset part.
+    pub ruleset: Option<Ruleset>,
+    /// Cards, in source order.
+    pub cards: Vec<Card>,
+}
+
+/// Everything a game declares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Ruleset {
+    /// The game's id.
+    pub id: String,
+    /// Display title.
+    pub title: Option<String>,
+    /// Number of seats.
+    pub players: u32,
+    /// Zones.
+    pub zones: Vec<Zone>,
+    /// State groups and flags.
+    pub states: Vec<StateGroup>,
+    /// Stats.
+    pub stats: Vec<Stat>,
+    /// Modifier layers, in application order.
+    pub layers: Vec<Layer>,
+    /// Counters on players and cards.
+    pub counters: Vec<Counter>,
+    /// Card types and their schemas.
+    pub card_types: Vec<CardType>,
+    /// Keyword abilities.
+    pub keywords: Vec<Keyword>,
+    /// Ability kinds.
+    pub ability_kinds: Vec<AbilityKind>,
+    /// Ability attributes.
+    pub attributes: Vec<Attribute>,
+    /// Events.
+    pub events: Vec<Event>,
+    /// Moments durations end at.
+    pub moments: Vec<Labelled>,
+    /// Verbs.
+    pub verbs: Vec<Procedure>,
+    /// Rules procedures.
+    pub procedures: Vec<Procedure>,
+    /// Card-number normalization.
+    pub numbers: Vec<NormRule>,
+    /// Name normalization.
+    pub names: Vec<NormRule>,
+    /// Deck construction rules.
+    pub deck: Vec<DeckRule>,
+}
+
+/// An id with its display label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Labelled {
+    /// The id.
+    pub id: Id,
+    /// The label in the game's language.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+/// Who may see the cards of a zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Everyone.
+    Public,
+    /// No one (face down).
+    Private,
+    /// Its owner only.
+    OwnerSees,
+}
+
+/// A zone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Zone {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Who sees its cards.
+    pub visibility: Visibility,
+    /// Whether its cards have an order.
+    pub ordered: bool,
+    /// One per player (true) or shared.
+    pub per_player: bool,
+    /// A bare reference (no owner) means every player's zone rather than the resolving player's.
+    pub bare_means_every: bool,
+    /// Named slots.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub slots: Vec<String>,
+    /// Relations between slots of facing players.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub relations: Vec<Relation>,
+}
+
+/// A relation between slots: `(this player's slot, the opponent's slot)` pairs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Relation {
+    /// The relation's name.
+    pub name: String,
+    /// Slot pairs.
+    pub pairs: Vec<(String, String)>,
+}
+
+/// An exclusive group of states, or a flag (no members).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateGroup {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Members; empty for a flag.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub members: Vec<Labelled>,
+}
+
+/// A stat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stat {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Components of a composite stat.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub components: Vec<Id>,
+    /// Reads as this value when below it (the true value is kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub floor: Option<i64>,
+}
+
+/// A modifier layer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layer {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Operators that select it; empty when applied by name.
+    pub ops: Vec<String>,
+}
+
+/// A counter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counter {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Kept on players.
+    pub on_players: bool,
+    /// Kept on cards.
+    pub on_cards: bool,
+}
+
+/// A card type and its schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardType {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Schema fields.
+    pub fields: Vec<FieldSchema>,
+}
+
+/// One schema field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldSchema {
+    /// The field's name.
+    pub name: String,
+    /// Its type.
+    pub ty: FieldType,
+    /// May be left out.
+    pub optional: bool,
+    /// Holds a list.
+    pub list: bool,
+}
+
+/// Types of schema fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldType {
+    /// An integer.
+    Number,
+    /// A text.
+    Text,
+    /// A boolean.
+    Bool,
+    /// The card's base value of a stat.
+    Stat(Id),
+}
+
+/// A keyword ability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Keyword {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Value parameters.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub params: Vec<Param>,
+}
+
+/// The core semantics an ability kind maps onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Semantics {
+    /// Used by a player, paying a cost.
+    Activated,
+    /// Triggered by an event.
+    Triggered,
+    /// Applies while its card is where it works.
+    Continuous,
+    /// Replaces an event ("instead of").
+    Replacement,
+}
+
+/// An ability kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbilityKind {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Its core semantics.
+    pub semantics: Semantics,
+    /// The zone it works from when not the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_zone: Option<Id>,
+}
+
+/// The core flag an attribute maps onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttributeSemantics {
+    /// Survives "negate text" effects that do not say they include it.
+    Unnegatable,
+    /// Carried by the host of the card it is set on; `this` means the host.
+    Carried,
+    /// Usable in a response window.
+    Response,
+}
+
+/// An ability attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attribute {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Its core flag.
+    pub semantics: AttributeSemantics,
+}
+
+/// An event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Payload parameters.
+    pub params: Vec<Param>,
+}
+
+/// Value types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Type {
+    /// An integer.
+    Number,
+    /// A boolean.
+    Bool,
+    /// A text.
+    Text,
+    /// One card.
+    Card,
+    /// A set of cards.
+    Cards,
+    /// A player.
+    Player,
+    /// A zone of a player (or every player).
+    Zone,
+    /// A pair for a composite stat.
+    Pair,
+}
+
+/// A parameter of a verb, procedure, keyword or event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    /// The name.
+    pub name: String,
+    /// Accepted types (a union).
+    pub types: Vec<Type>,
+    /// May be absent.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub optional: bool,
+    /// Default value.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default: Option<Expr>,
+}
+
+/// A verb or procedure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Procedure {
+    /// Id and label.
+    #[serde(flatten)]
+    pub name: Labelled,
+    /// Parameters.
+    pub params: Vec<Param>,
+    /// Body.
+    pub body: Vec<Stmt>,
+}
+
+/// A normalization rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormRule {
+    /// Unicode NFKC.
+    Nfkc,
+    /// Runs of full- or half-width spaces become one space.
+    FoldSpaces,
+    /// All spaces removed.
+    RemoveSpaces,
+    /// Leading and trailing spaces removed.
+    Trim,
+    /// Upper case.
+    Uppercase,
+    /// Lower case.
+    Lowercase,
+    /// The first matching prefix removed.
+    StripPrefix(Vec<String>),
+    /// The first matching suffix removed.
+    StripSuffix(Vec<String>),
+}
+
+/// A deck construction rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckRule {
+    /// Exactly N cards.
+    Size(u32),
+    /// At least N cards.
+    MinSize(u32),
+    /// At most N cards.
+    MaxSize(u32),
+    /// At most N copies of a card, counted by normalized number or by name.
+    Copies {
+        /// How many.
+        max: u32,
+        /// `per_number` or `per_name`.
+        per: CopiesPer,
+    },
+    /// At most N cards of a card type.
+    MaxOfType {
+        /// How many.
+        max: u32,
+        /// Which card type.
+        card_type: Id,
+    },
+}
+
+/// What makes two deck cards "the same card" for copy limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CopiesPer {
+    /// The normalized card number.
+    Number,
+    /// The normalized name.
+    Name,
+}
+
+// ───────────────────────────── cards ─────────────────────────────
+
+/// A compiled card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// `pack:number`.
+    pub id: Id,
+    /// The printed number.
+    pub number: String,
+    /// The number after the ruleset's normalization.
+    pub normalized_number: String,
+    /// The printed name.
+    pub name: String,
+    /// The card type.
+    pub card_type: Id,
+    /// Schema fields other than stats.
+    pub fields: BTreeMap<String, Value>,
+    /// Base stat values.
+    pub stats: BTreeMap<Id, Value>,
+    /// Keyword abilities with their values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub keywords: Vec<KeywordInstance>,
+    /// Abilities in source order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub abilities: Vec<Ability>,
+}
+
+/// A constant field value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    /// An integer.
+    Number(i64),
+    /// A text.
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+    /// A composite stat's components.
+    Pair(Vec<i64>),
+    /// A list.
+    List(Vec<Value>),
+}
+
+/// A keyword on a card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeywordInstance {
+    /// The keyword.
+    pub keyword: Id,
+    /// Its values.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub args: Vec<Expr>,
+}
+
+/// An ability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ability {
+    /// The ability kind.
+    pub kind: Id,
+    /// Its core semantics (copied from the kind for the engine's convenience).
+    pub semantics: Semantics,
+    /// Attributes.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attributes: Vec<Id>,
+    /// The event that triggers it (triggered) or that it replaces (replacement).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trigger: Option<Trigger>,
+    /// `if`: checked when it triggers or is used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<Expr>,
+    /// `while`: applies only while true (continuous).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub while_condition: Option<Expr>,
+    /// Costs, paid in order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cost: Vec<Stmt>,
+    /// Use limit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<Limit>,
+    /// The zone it works from, when not the field.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub zone: Option<Id>,
+    /// The effect.
+    pub effect: Vec<Stmt>,
+}
+
+/// `limit N per period`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limit {
+    /// How many uses.
+    pub count: u32,
+    /// `turn`, `game`, or a moment id.
+    pub per: String,
+}
+
+/// An event pattern: the event and equality patterns on its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trigger {
+    /// The event.
+    pub event: Id,
+    /// Parameter name → the value it must equal.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub when: BTreeMap<String, Expr>,
+}
+
+// ───────────────────────────── statements ─────────────────────────────
+
+/// How long a modification lasts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duration {
+    /// While the continuous ability producing it applies (or, for one-shot
+    /// effects, until the card changes zone, 3.1.7).
+    Default,
+    /// Until a moment.
+    Until(Id),
+    /// While a condition holds.
+    While(Expr),
+}
+
+/// Where a move puts a card within its destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Position {
+    /// On top.
+    Top,
+    /// At the bottom.
+    Bottom,
+}
+
+/// Face up or down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Face {
+    /// Front visible.
+    Up,
+    /// Front hidden.
+    Down,
+}
+
+/// What a `negate` removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NegateScope {
+    /// The cards' text (abilities), 12.4.
+    Text,
+    /// The effect of a card being played or resolving.
+    Effect,
+}
+
+/// A statement of an effect, verb or procedure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stmt {
+    /// Fix a value under a name.
+    Let {
+        /// The name.
+        var: String,
+        /// The value, computed once.
+        value: Expr,
+    },
+    /// Conditional arms, first true wins.
+    If {
+        /// (condition, body) pairs.
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        /// The else body.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        otherwise: Vec<Stmt>,
+    },
+    /// Run the body once per card.
+    ForEach {
+        /// Loop variable.
+        var: String,
+        /// The cards.
+        cards: Expr,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// Run the body N times.
+    Repeat {
+        /// N.
+        times: Expr,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// Ask players (in order) whether to do the body.
+    May {
+        /// Each player asked; all must agree.
+        players: Vec<Expr>,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// Move cards to a zone.
+    Move {
+        /// The cards.
+        cards: Expr,
+        /// The destination zone.
+        to: Expr,
+        /// Top or bottom of an ordered zone.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        position: Option<Position>,
+        /// Face up or down; none: the zone's default (3.1.5).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        face: Option<Face>,
+        /// The state they arrive in.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        state: Option<Id>,
+        /// The slot they go to.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        slot: Option<String>,
+    },
+    /// Set a card on another.
+    Attach {
+        /// The card set.
+        card: Expr,
+        /// Its host.
+        host: Expr,
+    },
+    /// Put cards into a state.
+    SetState {
+        /// The cards.
+        cards: Expr,
+        /// The state.
+        state: Id,
+        /// How long.
+        duration: Duration,
+    },
+    /// Take a flag state away.
+    ClearState {
+        /// The cards.
+        cards: Expr,
+        /// The flag.
+        state: Id,
+    },
+    /// Make a zone read as another (PMV 3.3.6 hell).
+    AliasZone {
+        /// The zone.
+        zone: Expr,
+        /// What it becomes.
+        becomes: Id,
+        /// How long.
+        duration: Duration,
+    },
+    /// A layered stat modification.
+    Modify {
+        /// Cards modified.
+        cards: Expr,
+        /// The stat.
+        stat: Id,
+        /// The layer it applies in.
+        layer: Id,
+        /// The operator as written (`=`, `+=`, `-=`, …).
+        op: String,
+        /// The operand (a number, or a pair for a composite stat).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        value: Option<Expr>,
+        /// How long.
+        duration: Duration,
+    },
+    /// A counter change.
+    Count {
+        /// The player(s) or card(s).
+        subject: Expr,
+        /// The counter.
+        counter: Id,
+        /// `=`, `+=` or `-=`.
+        op: String,
+        /// The amount.
+        value: Expr,
+    },
+    /// Give a keyword.
+    Grant {
+        /// The keyword.
+        keyword: Id,
+        /// Its values.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        args: Vec<Expr>,
+        /// The cards.
+        cards: Expr,
+        /// How long.
+        duration: Duration,
+    },
+    /// Take a keyword away.
+    RemoveKeyword {
+        /// The keyword.
+        keyword: Id,
+        /// The cards.
+        cards: Expr,
+        /// How long.
+        duration: Duration,
+    },
+    /// Show cards to every player.
+    Reveal {
+        /// The cards.
+        cards: Expr,
+    },
+    /// Let a player see cards (a look, not a reveal: 3.1.5.e).
+    Look {
+        /// The cards.
+        cards: Expr,
+        /// Who looks.
+        by: Expr,
+    },
+    /// Shuffle a zone.
+    Shuffle {
+        /// The zone.
+        zone: Expr,
+    },
+    /// Negate text or effects.
+    Negate {
+        /// The cards.
+        cards: Expr,
+        /// Text or effect.
+        scope: NegateScope,
+        /// Also negates unnegatable text (12.4).
+        include_unnegatable: bool,
+        /// How long.
+        duration: Duration,
+    },
+    /// Cancel an event under way (an attack, 6.3.6).
+    Cancel {
+        /// The event.
+        event: Id,
+        /// Whose.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        subject: Option<Expr>,
+    },
+    /// "From now on treat as" (12.5): defines information independent of the effect.
+    TreatAs {
+        /// The cards.
+        cards: Expr,
+        /// The card type they become.
+        card_type: Id,
+        /// Fields and stats they get.
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        fields: BTreeMap<String, Expr>,
+    },
+    /// Emit an event.
+    Emit {
+        /// The event.
+        event: Id,
+        /// Payload by parameter name.
+        args: BTreeMap<String, Expr>,
+    },
+    /// A player picks one option.
+    ChooseOne {
+        /// Who chooses.
+        chooser: Expr,
+        /// Labelled options.
+        options: Vec<(String, Vec<Stmt>)>,
+    },
+    /// A player wins.
+    Win {
+        /// The player.
+        player: Expr,
+    },
+    /// A player loses.
+    Lose {
+        /// The player.
+        player: Expr,
+    },
+    /// The game is a draw.
+    DrawGame,
+    /// Call a verb.
+    Call {
+        /// The verb.
+        verb: Id,
+        /// Arguments by parameter name (defaults filled in).
+        args: BTreeMap<String, Expr>,
+        /// A duration passed to the verb.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        duration: Option<Duration>,
+    },
+}
+
+// ───────────────────────────── expressions ─────────────────────────────
+
+/// Arithmetic, comparison and logic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (rounds toward zero)
+    Div,
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expr {
+    /// An integer.
+    Int(i64),
+    /// A text.
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+    /// A pair for a composite stat; `null` components are "no modifier" (6.1.14).
+    Pair(Vec<Option<i64>>),
+    /// The card whose ability this is.
+    This,
+    /// The candidate inside a filter.
+    It,
+    /// The resolving player.
+    You,
+    /// The resolving player's opponent.
+    Opponent,
+    /// A let-binding, loop variable or parameter.
+    Var(String),
+    /// A parameter of the triggering (or replaced) event.
+    EventParam(String),
+    /// A zone of a player; `owner: null` is a bare zone name.
+    Zone {
+        /// The zone.
+        zone: Id,
+        /// Whose.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        owner: Option<Box<Expr>>,
+    },
+    /// A card's current (modified) stat.
+    Stat {
+        /// The card.
+        of: Box<Expr>,
+        /// The stat.
+        stat: Id,
+    },
+    /// A counter of a player or card.
+    Counter {
+        /// Whose.
+        of: Box<Expr>,
+        /// The counter.
+        counter: Id,
+    },
+    /// A card field (`name`, `race`, …).
+    Field {
+        /// The card.
+        of: Box<Expr>,
+        /// The field.
+        field: String,
+    },
+    /// Number of cards.
+    Count(Box<Expr>),
+    /// A card's owner.
+    Owner(Box<Expr>),
+    /// A card's controller.
+    Controller(Box<Expr>),
+    /// A player's opponent.
+    OpponentOf(Box<Expr>),
+    /// The smaller of two numbers.
+    Min(Box<Expr>, Box<Expr>),
+    /// The larger of two numbers.
+    Max(Box<Expr>, Box<Expr>),
+    /// Logical not.
+    Not(Box<Expr>),
+    /// Negation.
+    Neg(Box<Expr>),
+    /// A binary operator.
+    Binary {
+        /// The operator.
+        op: Op,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// The left value, or the right one when the left is absent.
+    Coalesce(Box<Expr>, Box<Expr>),
+    /// Name containment after normalization (12.3.1).
+    Contains {
+        /// The text searched (a name, or a list field such as races).
+        haystack: Box<Expr>,
+        /// The text looked for.
+        needle: Box<Expr>,
+    },
+    /// Whether a card has a keyword.
+    HasKeyword {
+        /// The card.
+        card: Box<Expr>,
+        /// The keyword.
+        keyword: Id,
+    },
+    /// Whether a card is in a state.
+    InState {
+        /// The card.
+        card: Box<Expr>,
+        /// The state.
+        state: Id,
+    },
+    /// Whether a card is of a card type.
+    OfType {
+        /// The card.
+        card: Box<Expr>,
+        /// The card type.
+        card_type: Id,
+    },
+    /// Whether a value is a player (`player`) or a card (`card`).
+    IsKind {
+        /// The value.
+        value: Box<Expr>,
+        /// `player` or `card`.
+        kind: Type,
+    },
+    /// The cards satisfying a condition (`It` is the candidate).
+    Filter {
+        /// The cards.
+        cards: Box<Expr>,
+        /// The condition.
+        condition: Box<Expr>,
+    },
+    /// The top or bottom N cards of an ordered zone.
+    TopOf {
+        /// Top (true) or bottom.
+        top: bool,
+        /// How many.
+        count: Box<Expr>,
+        /// The zone.
+        zone: Box<Expr>,
+    },
+    /// A choice of cards made by a player.
+    Choose {
+        /// Whether "can't be targeted" applies.
+        targeted: bool,
+        /// Who chooses.
+        chooser: Box<Expr>,
+        /// Fewest allowed.
+        min: Box<Expr>,
+        /// Most allowed; null: any number.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        max: Option<Box<Expr>>,
+        /// Among which cards.
+        from: Box<Expr>,
+    },
+    /// A declaration made by the resolving player (12.1): a name, a race…
+    Declare(String),
+    /// A list of values.
+    List(Vec<Expr>),
+}
+
+// ───────────────────────────── spans ─────────────────────────────
+
+/// Source positions of IR nodes, kept beside the IR (never inside it).
+/// Keys are paths like `cards/pmv:178/abilities/0`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpanTable {
+    /// Path → (file path, byte start, byte end).
+    pub entries: BTreeMap<String, (String, usize, usize)>,
+}

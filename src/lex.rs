@@ -1,0 +1,299 @@
+//! The lossless token stream (logos) and the pre-pass that runs before pest.
+//!
+//! Concatenating every token's slice gives back the source exactly, so this
+//! stream serves formatting and highlighting. Before any parsing, [`split`]
+//! walks it once to
+//! - cut the file into top-level items (each is then parsed on its own, which
+//!   is how one broken card does not hide the errors of the next),
+//! - bound nesting (brackets, chains of prefix words, `else if` chains) so no
+//!   later phase can overflow its stack,
+//! - report characters no token accepts, unterminated strings and comments.
+
+use crate::diagnostic::{codes, Diagnostic};
+use crate::source::{FileId, Span};
+use logos::Logos;
+
+/// Deepest bracket nesting accepted in one item.
+pub const MAX_DEPTH: usize = 48;
+/// Most prefix operators (`not`, unary `-`) and choices (`target`, `choose`)
+/// accepted in one statement: each nests one level deeper in the parser.
+pub const MAX_CHAIN: usize = 48;
+
+/// One lexical token. Trivia (whitespace, comments) are tokens too.
+#[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Token {
+    /// Spaces, tabs, line ends, the full-width space and a byte-order mark.
+    #[regex(r"[ \t\r\n\u{3000}\u{FEFF}]+")]
+    Whitespace,
+    /// `// …` to the end of the line.
+    #[regex(r"//[^\n]*", allow_greedy = true)]
+    LineComment,
+    /// `/* … */`; `Err` when unterminated.
+    #[token("/*", block_comment)]
+    BlockComment,
+    /// `"…"` or `「…」`.
+    #[token("\"", quoted_string)]
+    #[token("「", corner_string)]
+    String,
+    /// An identifier or keyword.
+    #[regex(r"[\p{XID_Start}_][\p{XID_Continue}]*")]
+    Ident,
+    /// A run of digits.
+    #[regex(r"[0-9]+")]
+    Integer,
+    /// An opening bracket: `{`, `(` or `[`.
+    #[token("{")]
+    #[token("(")]
+    #[token("[")]
+    Open,
+    /// A closing bracket: `}`, `)` or `]`.
+    #[token("}")]
+    #[token(")")]
+    #[token("]")]
+    Close,
+    /// Operators and other punctuation.
+    #[regex(r"(\+=|-=|\*=|:=|<->|==|!=|<=|>=|\?\?|[-+*/=<>!?.,:;|±])")]
+    Punct,
+}
+
+fn block_comment(lex: &mut logos::Lexer<Token>) -> bool {
+    match lex.remainder().find("*/") {
+        Some(i) => {
+            lex.bump(i + 2);
+            true
+        }
+        None => {
+            lex.bump(lex.remainder().len());
+            false
+        }
+    }
+}
+
+fn scan_until(lex: &mut logos::Lexer<Token>, close: char, escapes: bool) -> bool {
+    let rest = lex.remainder();
+    let mut chars = rest.char_indices();
+    while let Some((i, c)) = chars.next() {
+        if c == '\n' {
+            lex.bump(i);
+            return false;
+        }
+        if escapes && c == '\\' {
+            chars.next();
+            continue;
+        }
+        if c == close {
+            lex.bump(i + c.len_utf8());
+            return true;
+        }
+    }
+    lex.bump(rest.len());
+    false
+}
+
+fn quoted_string(lex: &mut logos::Lexer<Token>) -> bool {
+    scan_until(lex, '"', true)
+}
+
+fn corner_string(lex: &mut logos::Lexer<Token>) -> bool {
+    scan_until(lex, '」', false)
+}
+
+/// A token with its byte span; `Err(())` marks bytes no token accepts (or an
+/// unterminated string or comment).
+pub type Spanned = (Result<Token, ()>, Span);
+
+/// Every token of `src`, trivia included. Their slices concatenate to `src`.
+pub fn tokens(src: &str) -> Vec<Spanned> {
+    let mut lex = Token::lexer(src);
+    let mut out = Vec::new();
+    while let Some(tok) = lex.next() {
+        let r = lex.span();
+        out.push((tok.map_err(|_| ()), Span::new(r.start, r.end)));
+    }
+    out
+}
+
+/// The kind of a top-level item, from its first word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ItemKind {
+    /// `game id` or `game id "Title" { … }`.
+    Game,
+    /// `card "Name" { … }`.
+    Card,
+    /// A declaration outside a game block (a mod pack's keyword or verb).
+    Decl,
+}
+
+/// One top-level item: its kind and its bytes in the file.
+#[derive(Debug, Clone)]
+pub struct Item {
+    /// Which entry rule parses it.
+    pub kind: ItemKind,
+    /// Its bytes, from its first word to its last token.
+    pub span: Span,
+    /// False when the pre-pass already reported an error inside it: the parser skips it.
+    pub parse: bool,
+}
+
+/// Splits `src` into top-level items and reports what the pre-pass finds.
+pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
+    let toks = tokens(src);
+    let mut items: Vec<Item> = Vec::new();
+    let mut stack: Vec<(char, Span)> = Vec::new();
+    let mut chain = 0usize;
+    let mut line_start = true;
+    let mut prev_word: Option<&str> = None;
+    let mut prev_kind: Option<Token> = None;
+    let mut item_ok = true;
+    let mut pending_err = false;
+
+    let close_item = |items: &mut Vec<Item>, end: usize, ok: bool| {
+        if let Some(last) = items.last_mut() {
+            last.span.end = last.span.end.max(end);
+            last.parse &= ok;
+        }
+    };
+
+    for (tok, span) in &toks {
+        let text = &src[span.start..span.end];
+        let tok = match tok {
+            Ok(t) => *t,
+            Err(()) => {
+                if !pending_err {
+                    diags.push(lex_error(src, file, *span));
+                }
+                pending_err = true;
+                item_ok = false;
+                close_item(&mut items, span.end, false);
+                continue;
+            }
+        };
+        match tok {
+            Token::Whitespace => {
+                if text.contains('\n') {
+                    line_start = true;
+                }
+                continue;
+            }
+            Token::LineComment | Token::BlockComment => continue,
+            _ => {}
+        }
+        pending_err = false;
+        let at_column0 = span.start == 0 || src.as_bytes()[span.start - 1] == b'\n';
+        // A new item starts at a depth-0 word that begins a line, or — to recover
+        // from an unclosed brace — at `card`/`game` in column 0 at any depth.
+        let starts_item = line_start
+            && tok == Token::Ident
+            && (stack.is_empty() || (at_column0 && (text == "card" || text == "game")));
+        if starts_item {
+            if let Some((_, open)) = stack.first().copied() {
+                diags.push(unclosed(file, open));
+                close_item(&mut items, span.start, false);
+                stack.clear();
+            }
+            let kind = match text {
+                "game" => ItemKind::Game,
+                "card" => ItemKind::Card,
+                _ => ItemKind::Decl,
+            };
+            items.push(Item { kind, span: *span, parse: true });
+            item_ok = true;
+            chain = 0;
+        } else if items.is_empty() {
+            items.push(Item { kind: ItemKind::Decl, span: *span, parse: true });
+            item_ok = true;
+        }
+        line_start = false;
+
+        // Nesting bounds.
+        match tok {
+            Token::Open => {
+                let c = text.chars().next().unwrap_or('(');
+                stack.push((c, *span));
+                if stack.len() > MAX_DEPTH && item_ok {
+                    diags.push(too_deep(file, *span, "brackets", MAX_DEPTH));
+                    item_ok = false;
+                }
+            }
+            Token::Close => {
+                if stack.pop().is_none() && item_ok {
+                    diags.push(
+                        Diagnostic::error(codes::LEX_UNMATCHED_CLOSE, file, *span, format!("unmatched `{text}`"), "nothing to close here")
+                            .with_help("remove it, or add the opening bracket it belongs to"),
+                    );
+                    item_ok = false;
+                }
+            }
+            _ => {}
+        }
+        // Prefix words and choices nest in the parser without brackets; bound
+        // how many follow one another before a statement boundary.
+        let operand_before = matches!(prev_kind, Some(Token::Integer | Token::String | Token::Close))
+            || (prev_kind == Some(Token::Ident) && !is_keyword(prev_word.unwrap_or("")));
+        let nests = matches!(text, "not" | "target" | "choose") || (text == "-" && !operand_before);
+        if nests {
+            chain += 1;
+            if chain > MAX_CHAIN && item_ok {
+                diags.push(too_deep(file, *span, "prefix operators or choices in one statement", MAX_CHAIN));
+                item_ok = false;
+            }
+        } else if matches!(text, "{" | "}" | ";") || STATEMENT_WORDS.contains(&text) {
+            chain = 0;
+        }
+        prev_kind = Some(tok);
+        prev_word = Some(text);
+        close_item(&mut items, span.end, item_ok);
+    }
+    if let Some((_, open)) = stack.first().copied() {
+        diags.push(unclosed(file, open));
+        close_item(&mut items, src.len(), false);
+    }
+    items
+}
+
+/// Words that start a statement: a nesting chain cannot cross them.
+const STATEMENT_WORDS: &[&str] = &[
+    "let", "if", "else", "for", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle",
+    "negate", "cancel", "treat", "emit", "win", "lose", "draw_game",
+];
+
+/// True for the reserved words of the grammar (they are never operands).
+pub fn is_keyword(word: &str) -> bool {
+    KEYWORDS.contains(&word)
+}
+
+/// The reserved words; `grammar/fuda.pest` (rule `keyword`) lists the same.
+pub const KEYWORDS: &[&str] = &[
+    "and", "or", "not", "where", "contains", "has", "is", "if", "else", "when", "while", "until", "instead", "let", "for",
+    "each", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle", "negate", "cancel",
+    "treat", "emit", "choose", "target", "win", "lose", "becomes", "true", "false", "this", "it", "your", "you", "opponent",
+    "declare", "top", "bottom", "draw_game", "event", "from",
+];
+
+fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {
+    let text = &src[span.start..span.end];
+    if text.starts_with("/*") {
+        Diagnostic::error(codes::LEX_UNTERMINATED_COMMENT, file, Span::new(span.start, span.start + 2), "unterminated block comment", "this comment is never closed")
+            .with_help("close it with `*/`")
+    } else if text.starts_with('"') || text.starts_with('「') {
+        let first = text.chars().next().map(char::len_utf8).unwrap_or(1);
+        let close = if text.starts_with('"') { "\"" } else { "」" };
+        Diagnostic::error(codes::LEX_UNTERMINATED_STRING, file, Span::new(span.start, span.start + first), "unterminated string", "this string is never closed")
+            .with_help(format!("close it with `{close}` on the same line"))
+    } else {
+        let c = text.chars().next().unwrap_or('?');
+        let shown = if c.is_control() || c == '\u{FFFD}' { format!("U+{:04X}", c as u32) } else { format!("`{c}`") };
+        Diagnostic::error(codes::LEX_UNEXPECTED_CHAR, file, Span::new(span.start, span.start + c.len_utf8().max(1)), format!("unexpected character {shown}"), "not part of any fuda token")
+            .with_help("remove it; names are letters, digits and `_`, strings go in \"…\" or 「…」")
+    }
+}
+
+fn unclosed(file: FileId, open: Span) -> Diagnostic {
+    Diagnostic::error(codes::LEX_UNCLOSED, file, open, "unclosed bracket", "opened here and never closed")
+        .with_help("add the matching closing bracket")
+}
+
+fn too_deep(file: FileId, span: Span, what: &str, limit: usize) -> Diagnostic {
+    Diagnostic::error(codes::LEX_TOO_DEEP, file, span, format!("nesting too deep: more than {limit} {what}"), "too deep from here on")
+        .with_help("split the effect into smaller steps (let-bindings, verbs)")
+}

@@ -1,0 +1,397 @@
+//! Packs: folders with a `pack.toml`, loaded from disk or from the copies of
+//! the shipped games embedded in the binary, compiled in dependency order.
+//!
+//! Requirements are looked up, in order: among the packs already loaded, in a
+//! sibling folder of the requiring pack, in `cards/<name>` under the current
+//! folder, then in the embedded games. So an on-disk copy of a game always
+//! wins over the embedded one.
+
+use crate::diagnostic::{codes, Diagnostic};
+use crate::parse;
+use crate::resolve::{self, Compiled, PackMeta, SourceUnit};
+use crate::source::{self, FileId, SourceFile, SourceMap, Span};
+use include_dir::{include_dir, Dir};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The shipped game packs, embedded so `fuda check file.fuda` works anywhere.
+static EMBEDDED: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/cards");
+
+/// Folders under a pack that hold no source.
+const NOT_SOURCE: &[&str] = &["decks", "scenarios", "target"];
+
+/// The manifest of a pack.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    /// The pack's name: letters, digits, `_` and `-`.
+    pub name: String,
+    /// Its version.
+    pub version: String,
+    /// The game its cards are for.
+    pub game: String,
+    /// Packs it requires.
+    #[serde(default)]
+    pub requires: Vec<String>,
+    /// A one-line description.
+    #[serde(default)]
+    pub description: Option<String>,
+}
+
+/// A pack's raw files, from disk or embedded.
+#[derive(Debug, Clone)]
+pub struct PackSource {
+    /// The folder on disk, if any.
+    pub dir: Option<PathBuf>,
+    /// Display path of the manifest.
+    pub manifest_path: String,
+    /// The manifest's text (`None`: a lone file with no pack).
+    pub manifest_text: Option<String>,
+    /// Source files: display path and bytes, sorted by path.
+    pub files: Vec<(String, Vec<u8>)>,
+}
+
+impl PackSource {
+    /// Reads a pack folder (its `pack.toml` and every `.fuda` file below it).
+    pub fn from_dir(dir: &Path) -> std::io::Result<PackSource> {
+        let manifest = dir.join("pack.toml");
+        let manifest_text = std::fs::read_to_string(&manifest)?;
+        let mut files = Vec::new();
+        collect_fuda(dir, &mut files)?;
+        files.sort();
+        let files = files
+            .into_iter()
+            .map(|p| {
+                let bytes = std::fs::read(&p)?;
+                Ok((display(&p), bytes))
+            })
+            .collect::<std::io::Result<Vec<_>>>()?;
+        Ok(PackSource { dir: Some(dir.to_path_buf()), manifest_path: display(&manifest), manifest_text: Some(manifest_text), files })
+    }
+
+    /// The embedded copy of a shipped game pack.
+    pub fn embedded(name: &str) -> Option<PackSource> {
+        let dir = EMBEDDED.get_dir(name)?;
+        let manifest = dir.get_file(format!("{name}/pack.toml"))?;
+        let mut files = Vec::new();
+        collect_embedded(dir, &mut files);
+        files.sort();
+        Some(PackSource {
+            dir: None,
+            manifest_path: format!("<embedded>/{name}/pack.toml"),
+            manifest_text: Some(String::from_utf8_lossy(manifest.contents()).into_owned()),
+            files,
+        })
+    }
+
+    /// A lone file outside any pack.
+    pub fn lone_file(path: &Path) -> std::io::Result<PackSource> {
+        let bytes = std::fs::read(path)?;
+        Ok(PackSource { dir: None, manifest_path: display(path), manifest_text: None, files: vec![(display(path), bytes)] })
+    }
+}
+
+fn display(p: &Path) -> String {
+    let s = p.to_string_lossy().into_owned();
+    s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
+}
+
+fn collect_fuda(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let path = e.path();
+        let ty = e.file_type()?;
+        if ty.is_dir() {
+            let name = e.file_name();
+            if NOT_SOURCE.iter().any(|n| name == *n) || path.join("pack.toml").exists() {
+                continue;
+            }
+            collect_fuda(&path, out)?;
+        } else if path.extension().is_some_and(|x| x == "fuda") {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn collect_embedded(dir: &Dir, out: &mut Vec<(String, Vec<u8>)>) {
+    for f in dir.files() {
+        if f.path().extension().is_some_and(|x| x == "fuda") {
+            out.push((format!("<embedded>/{}", f.path().display()), f.contents().to_vec()));
+        }
+    }
+    for d in dir.dirs() {
+        let name = d.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        if !NOT_SOURCE.contains(&name.as_str()) && d.get_file(d.path().join("pack.toml")).is_none() {
+            collect_embedded(d, out);
+        }
+    }
+}
+
+/// One compilation: every source file read, every diagnostic found, every pack compiled.
+#[derive(Default)]
+pub struct Session {
+    /// Every file read.
+    pub sources: SourceMap,
+    /// Every diagnostic.
+    pub diags: Vec<Diagnostic>,
+    /// Compiled packs, dependencies before their dependents.
+    pub packs: Vec<Compiled>,
+    /// Packs whose compilation is under way (cycle detection).
+    in_progress: Vec<String>,
+    /// Where the user asked for packs to be looked up first (the command-line paths).
+    search_roots: Vec<PathBuf>,
+}
+
+impl Session {
+    /// An empty session.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Compiles every pack or file a command-line path names: a pack folder,
+    /// a folder of packs, or a lone `.fuda` file.
+    pub fn check_path(&mut self, path: &Path) {
+        if path.is_dir() {
+            self.search_roots.push(path.to_path_buf());
+            if path.join("pack.toml").exists() {
+                self.load_dir(path);
+                return;
+            }
+            let mut subdirs: Vec<PathBuf> = match std::fs::read_dir(path) {
+                Ok(rd) => rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect(),
+                Err(e) => return self.io_error(path, &e),
+            };
+            subdirs.sort();
+            let packs: Vec<PathBuf> = subdirs.into_iter().filter(|d| d.join("pack.toml").exists()).collect();
+            if packs.is_empty() {
+                let id = self.sources.add(SourceFile::new(display(path), ""));
+                self.diags.push(
+                    Diagnostic::error(codes::PACK_NO_SOURCE, id, Span::default(), format!("`{}` holds no pack", display(path)), "no pack.toml here or in its folders")
+                        .with_help("a pack is a folder with a `pack.toml`; or pass `.fuda` files"),
+                );
+            }
+            for p in packs {
+                self.load_dir(&p);
+            }
+        } else if path.is_file() {
+            match find_pack_dir(path) {
+                Some(dir) => {
+                    self.load_dir(&dir);
+                }
+                None => match PackSource::lone_file(path) {
+                    Ok(src) => {
+                        self.compile_source(src);
+                    }
+                    Err(e) => self.io_error(path, &e),
+                },
+            }
+        } else {
+            let id = self.sources.add(SourceFile::new(display(path), ""));
+            self.diags.push(Diagnostic::error(codes::PACK_NO_SOURCE, id, Span::default(), format!("`{}` does not exist", display(path)), "no such file or folder"));
+        }
+    }
+
+    fn io_error(&mut self, path: &Path, e: &std::io::Error) {
+        let id = self.sources.add(SourceFile::new(display(path), ""));
+        self.diags.push(Diagnostic::error(codes::SOURCE_IO, id, Span::default(), format!("cannot read `{}`: {e}", display(path)), "unreadable"));
+    }
+
+    /// Loads and compiles the pack in `dir` (once).
+    pub fn load_dir(&mut self, dir: &Path) -> Option<usize> {
+        match PackSource::from_dir(dir) {
+            Ok(src) => self.compile_source(src),
+            Err(e) => {
+                self.io_error(dir, &e);
+                None
+            }
+        }
+    }
+
+    /// The index of a compiled pack by name.
+    pub fn pack_index(&self, name: &str) -> Option<usize> {
+        self.packs.iter().position(|p| p.pack.name == name)
+    }
+
+    /// Compiles a pack's sources, compiling its requirements first. Returns its index.
+    pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
+        // Read every file.
+        let mut units_raw = Vec::new();
+        for (path, bytes) in &src.files {
+            let text = match source::decode(bytes) {
+                Ok(t) => t,
+                Err((fixed, at, len)) => {
+                    let id = self.sources.add(SourceFile::new(path.clone(), fixed));
+                    self.diags.push(
+                        Diagnostic::error(codes::SOURCE_INVALID_UTF8, id, Span::new(at, at + len), "this file is not valid UTF-8", "invalid byte sequence")
+                            .with_help("save the file as UTF-8"),
+                    );
+                    continue;
+                }
+            };
+            let id = self.sources.add(SourceFile::new(path.clone(), text));
+            units_raw.push(id);
+        }
+        let mut units = Vec::new();
+        for id in units_raw {
+            let text = self.sources.get(id).text.clone();
+            let items = parse::parse_file(&text, id, &mut self.diags);
+            units.push(SourceUnit { file: id, items });
+        }
+        let meta = match &src.manifest_text {
+            Some(text) => self.manifest(&src.manifest_path, text)?,
+            None => {
+                // A lone file: its game header says which game it is for.
+                let game = units.iter().flat_map(|u| u.items.iter()).find_map(|i| match &i.item {
+                    crate::ast::Item::GameHeader(g) => Some(g.name.clone()),
+                    crate::ast::Item::Game(g) => Some(g.name.name.clone()),
+                    _ => None,
+                })?;
+                let stem = Path::new(&src.manifest_path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
+                let name: String = stem.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+                let is_ruleset = units.iter().flat_map(|u| u.items.iter()).any(|i| matches!(i.item, crate::ast::Item::Game(_)));
+                let requires = if is_ruleset { vec![] } else { vec![game.clone()] };
+                PackMeta { name, version: "0.0.0".into(), game, requires, manifest: None }
+            }
+        };
+        if let Some(i) = self.pack_index(&meta.name) {
+            return Some(i);
+        }
+        if self.in_progress.contains(&meta.name) {
+            let (file, span) = meta.manifest.unwrap_or_default();
+            self.diags.push(Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires itself through its requirements", meta.name), "a cycle"));
+            return None;
+        }
+        self.in_progress.push(meta.name.clone());
+        let mut deps = Vec::new();
+        for req in &meta.requires {
+            match self.require(req, src.dir.as_deref(), &meta) {
+                Some(i) => deps.push(i),
+                None => {
+                    let (file, span) = meta.manifest.unwrap_or((units.first().map(|u| u.file).unwrap_or_default(), Span::default()));
+                    self.diags.push(
+                        Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires `{req}`, which cannot be found", meta.name), "missing requirement")
+                            .with_help(format!("put the `{req}` pack beside this one, or under `cards/{req}`")),
+                    );
+                }
+            }
+        }
+        self.in_progress.retain(|n| n != &meta.name);
+        let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
+        let compiled = resolve::compile(&meta, &units, &dep_refs, &self.sources, &mut self.diags);
+        self.packs.push(compiled);
+        Some(self.packs.len() - 1)
+    }
+
+    fn require(&mut self, name: &str, from: Option<&Path>, meta: &PackMeta) -> Option<usize> {
+        if let Some(i) = self.pack_index(name) {
+            return Some(i);
+        }
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        if let Some(dir) = from.and_then(Path::parent) {
+            candidates.push(dir.join(name));
+        }
+        for root in &self.search_roots {
+            candidates.push(root.join(name));
+        }
+        candidates.push(PathBuf::from("cards").join(name));
+        for c in candidates {
+            if c.join("pack.toml").exists() {
+                return self.load_dir(&c);
+            }
+        }
+        let _ = meta;
+        PackSource::embedded(name).and_then(|src| self.compile_source(src))
+    }
+
+    fn manifest(&mut self, path: &str, text: &str) -> Option<PackMeta> {
+        let id = self.sources.add(SourceFile::new(path.to_string(), text.to_string()));
+        match toml::from_str::<Manifest>(text) {
+            Ok(m) => {
+                let bad_name = m.name.is_empty() || !m.name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+                if bad_name {
+                    let span = find_value(text, "name");
+                    self.diags.push(
+                        Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("`{}` is not a valid pack name", m.name), "invalid name")
+                            .with_help("use letters, digits, `_` and `-`: the name qualifies every card id"),
+                    );
+                    return None;
+                }
+                let span = find_value(text, "name");
+                Some(PackMeta { name: m.name, version: m.version, game: m.game, requires: m.requires, manifest: Some((id, span)) })
+            }
+            Err(e) => {
+                let span = e.span().map(|r| Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start)))).unwrap_or_default();
+                self.diags.push(
+                    Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("invalid pack.toml: {}", e.message()), "here")
+                        .with_help("a pack.toml has `name`, `version`, `game` and optionally `requires` and `description`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Warnings about exact card names no loaded pack has (run once all packs are loaded).
+    pub fn finish(&mut self) {
+        let refs: Vec<&Compiled> = self.packs.iter().collect();
+        resolve::check_exact_names(&refs, &mut self.diags);
+        crate::diagnostic::sort(&mut self.diags);
+        self.diags.dedup();
+    }
+
+    /// Number of errors.
+    pub fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Number of warnings.
+    pub fn warning_count(&self) -> usize {
+        self.diags.len() - self.error_count()
+    }
+}
+
+fn find_value(text: &str, key: &str) -> Span {
+    for (i, line) in text.lines().scan(0usize, |off, l| {
+        let start = *off;
+        *off += l.len() + 1;
+        Some((start, l))
+    }) {
+        if line.trim_start().starts_with(key) {
+            if let Some(eq) = line.find('=') {
+                let v = line[eq + 1..].trim();
+                let vs = i + line.find(v).unwrap_or(eq + 1);
+                return Span::new(vs, vs + v.len());
+            }
+        }
+    }
+    Span::default()
+}
+
+/// The pack folder a file belongs to: the nearest folder up the tree with a `pack.toml`.
+pub fn find_pack_dir(file: &Path) -> Option<PathBuf> {
+    let abs = file.canonicalize().ok()?;
+    let mut dir = abs.parent();
+    while let Some(d) = dir {
+        if d.join("pack.toml").exists() {
+            // Keep the path relative when the file was given relatively.
+            let rel = pathdiff(d);
+            return Some(rel);
+        }
+        dir = d.parent();
+    }
+    None
+}
+
+fn pathdiff(d: &Path) -> PathBuf {
+    match std::env::current_dir().ok().and_then(|cwd| d.strip_prefix(&cwd).ok().map(Path::to_path_buf)) {
+        Some(p) if p.as_os_str().is_empty() => PathBuf::from("."),
+        Some(p) => p,
+        None => d.to_path_buf(),
+    }
+}
+
+/// Used by tests: the id of a file by its display path.
+pub fn file_id(sources: &SourceMap, path: &str) -> Option<FileId> {
+    sources.files().find(|(_, f)| f.path == path).map(|(id, _)| id)
+}

@@ -1,0 +1,120 @@
+//! Turns pest's errors into positioned diagnostics with readable expectations.
+
+use super::Rule;
+use crate::diagnostic::{codes, Diagnostic};
+use crate::lex::{self, ItemKind};
+use crate::source::{FileId, Span};
+use pest::error::{ErrorVariant, InputLocation};
+
+/// A syntax error: the label sits on the token where parsing stopped.
+pub fn syntax_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId, kind: ItemKind) -> Diagnostic {
+    let pos = match e.location {
+        InputLocation::Pos(p) => p,
+        InputLocation::Span((a, _)) => a,
+    } + offset;
+    let found = token_at(src, pos);
+    let (expected, unexpected) = match &e.variant {
+        ErrorVariant::ParsingError { positives, negatives } => (describe(positives), describe(negatives)),
+        ErrorVariant::CustomError { message } => (message.clone(), String::new()),
+    };
+    let found_text = if found.is_empty() { "end of item".to_string() } else { format!("`{}`", &src[found.start..found.end]) };
+    let message = if !expected.is_empty() {
+        format!("expected {expected}, found {found_text}")
+    } else if !unexpected.is_empty() {
+        format!("unexpected {unexpected}")
+    } else {
+        format!("unexpected {found_text}")
+    };
+    let mut d = Diagnostic::error(codes::PARSE_SYNTAX, file, found, message, "unexpected here");
+    if let Some(help) = help_for(src, found, kind) {
+        d = d.with_help(help);
+    }
+    d
+}
+
+/// The span of the token that starts at (or after trivia following) `pos`.
+fn token_at(src: &str, pos: usize) -> Span {
+    let rest = &src[pos.min(src.len())..];
+    for (tok, span) in lex::tokens(rest) {
+        match tok {
+            Ok(lex::Token::Whitespace | lex::Token::LineComment | lex::Token::BlockComment) => continue,
+            _ => return span.shift(pos),
+        }
+    }
+    Span::new(src.len(), src.len())
+}
+
+fn help_for(src: &str, found: Span, kind: ItemKind) -> Option<String> {
+    let text = &src[found.start..found.end];
+    if lex::is_keyword(text) {
+        return Some(format!("`{text}` is a reserved word; pick another name"));
+    }
+    match kind {
+        ItemKind::Card if text.chars().next().is_some_and(|c| c.is_alphabetic()) => {
+            Some("a card holds fields (`name: value`) and abilities (`kind [clauses] { … }`)".into())
+        }
+        _ => None,
+    }
+}
+
+fn describe(rules: &[Rule]) -> String {
+    let mut names: Vec<String> = Vec::new();
+    let mut operator = false;
+    for r in rules {
+        let n = rule_name(*r);
+        if n == "an operator" {
+            if operator {
+                continue;
+            }
+            operator = true;
+        }
+        if !names.contains(&n) {
+            names.push(n);
+        }
+    }
+    match names.len() {
+        0 => String::new(),
+        1 => names.remove(0),
+        _ => {
+            let last = names.pop().unwrap_or_default();
+            format!("{} or {}", names.join(", "), last)
+        }
+    }
+}
+
+fn rule_name(rule: Rule) -> String {
+    let debug = format!("{rule:?}");
+    if let Some(word) = debug.strip_prefix("kw_") {
+        return format!("`{word}`");
+    }
+    if debug.ends_with("_op") {
+        return "an operator".into();
+    }
+    let fixed = match rule {
+        Rule::ident | Rule::ability_word | Rule::type_name | Rule::zone_prop | Rule::move_opt | Rule::negate_opt => "a name",
+        Rule::string | Rule::str_inner | Rule::jstr_inner => "a string",
+        Rule::integer => "a number",
+        Rule::pair | Rule::pair_part => "a pair like `3/2`",
+        Rule::expr | Rule::expr_atom | Rule::expr_postfix | Rule::expr_zone => "an expression",
+        Rule::block => "`{`",
+        Rule::field_entry => "a field (`name: value`)",
+        Rule::ability => "an ability",
+        Rule::field_access => "`.`",
+        Rule::modify_op => "`=`, `+=` or `-=`",
+        Rule::call_args | Rule::trigger_args | Rule::params => "`(`",
+        Rule::EOI => "the end of the item",
+        Rule::duration => "`until` or `while`",
+        _ => "",
+    };
+    if !fixed.is_empty() {
+        return fixed.to_string();
+    }
+    let plain = debug.trim_end_matches("_decl").trim_end_matches("_stmt").replace('_', " ");
+    if debug.ends_with("_decl") {
+        format!("a {plain} declaration")
+    } else if debug.ends_with("_stmt") {
+        format!("a `{plain}` statement")
+    } else {
+        plain
+    }
+}

@@ -1,0 +1,140 @@
+//! Source files, byte spans and line/column lookup.
+//!
+//! Every later phase stores byte ranges only; line and column are computed
+//! here, once, for display (pest's `line_col()` rescans the input each call).
+
+use std::sync::Arc;
+
+/// A byte range `start..end` inside one source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+pub struct Span {
+    /// Byte offset of the first byte.
+    pub start: usize,
+    /// Byte offset one past the last byte.
+    pub end: usize,
+}
+
+impl Span {
+    /// A span covering `start..end`.
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    /// The span moved right by `offset` bytes (an item parsed on its own is shifted back into its file).
+    pub fn shift(self, offset: usize) -> Self {
+        Span::new(self.start + offset, self.end + offset)
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Self {
+        Span::new(self.start.min(other.start), self.end.max(other.end))
+    }
+    /// Length in bytes.
+    pub fn len(self) -> usize {
+        self.end - self.start
+    }
+    /// True for an empty span.
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+/// Identifies a file inside a [`SourceMap`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct FileId(pub u32);
+
+/// One source file: its display path, its text and the byte offset of each line start.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path shown in diagnostics.
+    pub path: String,
+    /// The file's text (invalid UTF-8 was replaced before it got here).
+    pub text: Arc<str>,
+    line_starts: Vec<usize>,
+}
+
+impl SourceFile {
+    /// Indexes the line starts of `text`.
+    pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
+        let text: Arc<str> = text.into();
+        let mut line_starts = vec![0];
+        line_starts.extend(memchr_lines(text.as_bytes()));
+        SourceFile { path: path.into(), text, line_starts }
+    }
+
+    /// 1-based line and column of a byte offset; columns count Unicode scalar values.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let mut end = offset;
+        while !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let column = self.text[start..end].chars().count() + 1;
+        (line + 1, column)
+    }
+}
+
+fn memchr_lines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
+    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1)
+}
+
+/// Every file of one compilation, addressed by [`FileId`].
+#[derive(Debug, Default, Clone)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, file: SourceFile) -> FileId {
+        self.files.push(file);
+        FileId(self.files.len() as u32 - 1)
+    }
+    /// The file with this id.
+    pub fn get(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+    /// All files, in the order they were added.
+    pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
+        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+    }
+}
+
+/// Decodes file bytes as UTF-8. On failure returns the text with invalid
+/// sequences replaced (so the file can still be displayed) and the byte
+/// offset and length of the first invalid sequence.
+pub fn decode(bytes: &[u8]) -> Result<String, (String, usize, usize)> {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => Ok(s.to_owned()),
+        Err(e) => {
+            let at = e.valid_up_to();
+            let len = e.error_len().unwrap_or(bytes.len() - at);
+            // Replace byte-for-byte with '?' so offsets after the error stay right.
+            let mut fixed = Vec::with_capacity(bytes.len());
+            let mut rest = bytes;
+            loop {
+                match std::str::from_utf8(rest) {
+                    Ok(s) => {
+                        fixed.extend_from_slice(s.as_bytes());
+                        break;
+                    }
+                    Err(e) => {
+                        let (good, bad) = rest.split_at(e.valid_up_to());
+                        fixed.extend_from_slice(good);
+                        let n = e.error_len().unwrap_or(bad.len());
+                        fixed.extend(std::iter::repeat_n(b'?', n));
+                        rest = &bad[n..];
+                    }
+                }
+            }
+            Err((String::from_utf8(fixed).unwrap_or_default(), at, len.max(1)))
+        }
+    }
+}
