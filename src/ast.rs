@@ -509,6 +509,9 @@ pub enum UnOp {
     Neg,
 }
 
+/// The kinds of choices (shared with the IR, where they keep their meaning).
+pub use crate::ir::ChoiceKind;
+
 /// How many a choice picks.
 #[derive(Debug, Clone)]
 pub enum Quantity {
@@ -539,6 +542,8 @@ pub enum ExprKind {
     You,
     /// `opponent`.
     Opponent,
+    /// `each`: every player (as the owner of a zone).
+    Each,
     /// `event`: the triggering event's payload.
     Event,
     /// A name: variable, zone, or (inside a filter) a member of the candidate.
@@ -553,10 +558,10 @@ pub enum ExprKind {
     Unary(UnOp, Box<Expr>),
     /// A binary operator.
     Binary(BinOp, Box<Expr>, Box<Expr>),
-    /// `target …` (`true`) or `choose …` (`false`).
+    /// `target …`, `choose …` or `search …`.
     Choice {
-        /// `target`: respects "can't be targeted".
-        targeted: bool,
+        /// Which word introduced it.
+        kind: ChoiceKind,
         /// The chooser, if not the resolving player.
         who: Option<Box<Expr>>,
         /// How many.

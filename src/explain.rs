@@ -200,6 +200,7 @@ pub fn expr(e: &Expr) -> String {
         Expr::It => "it".into(),
         Expr::You => "you".into(),
         Expr::Opponent => "opponent".into(),
+        Expr::EachPlayer => "each player".into(),
         Expr::Var(v) => v.clone(),
         Expr::EventParam(p) => format!("event.{p}"),
         Expr::Zone { zone, owner } => match owner {
@@ -242,8 +243,12 @@ pub fn expr(e: &Expr) -> String {
         Expr::IsKind { value, kind } => format!("{} is {kind:?}", expr(value)).to_lowercase(),
         Expr::Filter { cards, condition } => format!("[{} where {}]", expr(cards), expr(condition)),
         Expr::TopOf { top, count, zone } => format!("{} {} of {}", if *top { "top" } else { "bottom" }, expr(count), expr(zone)),
-        Expr::Choose { targeted, chooser, min, max, from } => {
-            let verb = if *targeted { "targets" } else { "chooses" };
+        Expr::Choose { kind, chooser, min, max, from } => {
+            let verb = match kind {
+                ChoiceKind::Target => "targets",
+                ChoiceKind::Choose => "chooses",
+                ChoiceKind::Search => "searches for",
+            };
             let n = match max {
                 Some(m) if **m == **min => expr(m),
                 Some(m) => format!("{} to {}", expr(min), expr(m)),

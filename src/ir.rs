@@ -7,6 +7,9 @@
 //! - Source positions are not stored inline: [`SpanTable`] maps node paths to
 //!   spans on the side, so IR snapshots stay stable when a comment moves.
 //! - `docs/ir.md` documents what each node reads, changes and emits.
+//! - Every field is always written (no skipped defaults, no flattening), so
+//!   the same types serialize to pretty JSON for review and to a compact
+//!   binary form for the compiled-pack cache.
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -85,7 +88,6 @@ pub struct Labelled {
     /// The id.
     pub id: Id,
     /// The label in the game's language.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
 }
 
@@ -105,7 +107,6 @@ pub enum Visibility {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Zone {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Who sees its cards.
     pub visibility: Visibility,
@@ -116,10 +117,8 @@ pub struct Zone {
     /// A bare reference (no owner) means every player's zone rather than the resolving player's.
     pub bare_means_every: bool,
     /// Named slots.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub slots: Vec<String>,
     /// Relations between slots of facing players.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub relations: Vec<Relation>,
 }
 
@@ -136,10 +135,8 @@ pub struct Relation {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateGroup {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Members; empty for a flag.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<Labelled>,
 }
 
@@ -147,13 +144,10 @@ pub struct StateGroup {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Stat {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Components of a composite stat.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub components: Vec<Id>,
     /// Reads as this value when below it (the true value is kept).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub floor: Option<i64>,
 }
 
@@ -161,7 +155,6 @@ pub struct Stat {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Layer {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Operators that select it; empty when applied by name.
     pub ops: Vec<String>,
@@ -171,7 +164,6 @@ pub struct Layer {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Counter {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Kept on players.
     pub on_players: bool,
@@ -183,7 +175,6 @@ pub struct Counter {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CardType {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Schema fields.
     pub fields: Vec<FieldSchema>,
@@ -220,10 +211,8 @@ pub enum FieldType {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Keyword {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Value parameters.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub params: Vec<Param>,
 }
 
@@ -245,12 +234,10 @@ pub enum Semantics {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AbilityKind {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Its core semantics.
     pub semantics: Semantics,
     /// The zone it works from when not the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from_zone: Option<Id>,
 }
 
@@ -270,7 +257,6 @@ pub enum AttributeSemantics {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Attribute {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Its core flag.
     pub semantics: AttributeSemantics,
@@ -280,7 +266,6 @@ pub struct Attribute {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Event {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Payload parameters.
     pub params: Vec<Param>,
@@ -316,10 +301,8 @@ pub struct Param {
     /// Accepted types (a union).
     pub types: Vec<Type>,
     /// May be absent.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub optional: bool,
     /// Default value.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub default: Option<Expr>,
 }
 
@@ -327,7 +310,6 @@ pub struct Param {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Procedure {
     /// Id and label.
-    #[serde(flatten)]
     pub name: Labelled,
     /// Parameters.
     pub params: Vec<Param>,
@@ -413,10 +395,8 @@ pub struct Card {
     /// Base stat values.
     pub stats: BTreeMap<Id, Value>,
     /// Keyword abilities with their values.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub keywords: Vec<KeywordInstance>,
     /// Abilities in source order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub abilities: Vec<Ability>,
 }
 
@@ -442,7 +422,6 @@ pub struct KeywordInstance {
     /// The keyword.
     pub keyword: Id,
     /// Its values.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub args: Vec<Expr>,
 }
 
@@ -454,25 +433,18 @@ pub struct Ability {
     /// Its core semantics (copied from the kind for the engine's convenience).
     pub semantics: Semantics,
     /// Attributes.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub attributes: Vec<Id>,
     /// The event that triggers it (triggered) or that it replaces (replacement).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub trigger: Option<Trigger>,
     /// `if`: checked when it triggers or is used.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub condition: Option<Expr>,
     /// `while`: applies only while true (continuous).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub while_condition: Option<Expr>,
     /// Costs, paid in order.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cost: Vec<Stmt>,
     /// Use limit.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<Limit>,
     /// The zone it works from, when not the field.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<Id>,
     /// The effect.
     pub effect: Vec<Stmt>,
@@ -493,7 +465,6 @@ pub struct Trigger {
     /// The event.
     pub event: Id,
     /// Parameter name → the value it must equal.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub when: BTreeMap<String, Expr>,
 }
 
@@ -558,7 +529,6 @@ pub enum Stmt {
         /// (condition, body) pairs.
         arms: Vec<(Expr, Vec<Stmt>)>,
         /// The else body.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         otherwise: Vec<Stmt>,
     },
     /// Run the body once per card.
@@ -591,16 +561,12 @@ pub enum Stmt {
         /// The destination zone.
         to: Expr,
         /// Top or bottom of an ordered zone.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         position: Option<Position>,
         /// Face up or down; none: the zone's default (3.1.5).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         face: Option<Face>,
         /// The state they arrive in.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         state: Option<Id>,
         /// The slot they go to.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         slot: Option<String>,
     },
     /// Set a card on another.
@@ -646,7 +612,6 @@ pub enum Stmt {
         /// The operator as written (`=`, `+=`, `-=`, …).
         op: String,
         /// The operand (a number, or a pair for a composite stat).
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         value: Option<Expr>,
         /// How long.
         duration: Duration,
@@ -667,7 +632,6 @@ pub enum Stmt {
         /// The keyword.
         keyword: Id,
         /// Its values.
-        #[serde(default, skip_serializing_if = "Vec::is_empty")]
         args: Vec<Expr>,
         /// The cards.
         cards: Expr,
@@ -716,7 +680,6 @@ pub enum Stmt {
         /// The event.
         event: Id,
         /// Whose.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         subject: Option<Expr>,
     },
     /// "From now on treat as" (12.5): defines information independent of the effect.
@@ -726,7 +689,6 @@ pub enum Stmt {
         /// The card type they become.
         card_type: Id,
         /// Fields and stats they get.
-        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         fields: BTreeMap<String, Expr>,
     },
     /// Emit an event.
@@ -762,7 +724,6 @@ pub enum Stmt {
         /// Arguments by parameter name (defaults filled in).
         args: BTreeMap<String, Expr>,
         /// A duration passed to the verb.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         duration: Option<Duration>,
     },
 }
@@ -819,6 +780,8 @@ pub enum Expr {
     You,
     /// The resolving player's opponent.
     Opponent,
+    /// Every player (as the owner of a zone: `each.hand`).
+    EachPlayer,
     /// A let-binding, loop variable or parameter.
     Var(String),
     /// A parameter of the triggering (or replaced) event.
@@ -828,7 +791,6 @@ pub enum Expr {
         /// The zone.
         zone: Id,
         /// Whose.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         owner: Option<Box<Expr>>,
     },
     /// A card's current (modified) stat.
@@ -932,14 +894,13 @@ pub enum Expr {
     },
     /// A choice of cards made by a player.
     Choose {
-        /// Whether "can't be targeted" applies.
-        targeted: bool,
+        /// `choose`, `target` ("can't be targeted" applies) or `search` (through hidden cards).
+        kind: ChoiceKind,
         /// Who chooses.
         chooser: Box<Expr>,
         /// Fewest allowed.
         min: Box<Expr>,
         /// Most allowed; null: any number.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
         max: Option<Box<Expr>>,
         /// Among which cards.
         from: Box<Expr>,
@@ -948,6 +909,18 @@ pub enum Expr {
     Declare(String),
     /// A list of values.
     List(Vec<Expr>),
+}
+
+/// The three kinds of choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceKind {
+    /// `choose`: a plain choice among cards the chooser can see.
+    Choose,
+    /// `target`: a targeted choice ("can't be targeted" cards are excluded).
+    Target,
+    /// `search`: the chooser looks through hidden cards (a deck) and picks among them.
+    Search,
 }
 
 // ───────────────────────────── spans ─────────────────────────────

@@ -230,7 +230,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         // how many follow one another before a statement boundary.
         let operand_before = matches!(prev_kind, Some(Token::Integer | Token::String | Token::Close))
             || (prev_kind == Some(Token::Ident) && !is_keyword(prev_word.unwrap_or("")));
-        let nests = matches!(text, "not" | "target" | "choose") || (text == "-" && !operand_before);
+        let nests = matches!(text, "not" | "target" | "choose" | "search") || (text == "-" && !operand_before);
         if nests {
             chain += 1;
             if chain > MAX_CHAIN && item_ok {
@@ -267,7 +267,7 @@ pub const KEYWORDS: &[&str] = &[
     "and", "or", "not", "where", "contains", "has", "is", "if", "else", "when", "while", "until", "instead", "let", "for",
     "each", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle", "negate", "cancel",
     "treat", "emit", "choose", "target", "win", "lose", "becomes", "true", "false", "this", "it", "your", "you", "opponent",
-    "declare", "top", "bottom", "draw_game", "event", "from",
+    "declare", "top", "bottom", "draw_game", "event", "from", "search",
 ];
 
 fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {

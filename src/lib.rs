@@ -13,3 +13,4 @@ pub mod normalize;
 pub mod resolve;
 pub mod explain;
 pub mod pack;
+pub mod cache;

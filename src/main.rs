@@ -36,6 +36,24 @@ struct CommonArgs {
     /// Print at most this many diagnostics (the rest are counted).
     #[arg(long, default_value_t = 50)]
     max_diagnostics: usize,
+    /// Do not read or write the compiled-pack cache.
+    #[arg(long)]
+    no_cache: bool,
+}
+
+impl CommonArgs {
+    /// A session over `paths`, with the cache unless disabled.
+    fn session(&self, paths: &[PathBuf]) -> Session {
+        let mut s = Session::new();
+        if !self.no_cache {
+            s.cache = fuda::cache::Cache::from_env();
+        }
+        for p in paths {
+            s.check_path(p);
+        }
+        s.finish();
+        s
+    }
 }
 
 #[derive(Subcommand)]
@@ -88,11 +106,7 @@ fn run(cli: Cli) -> u8 {
     match cli.command {
         Command::Check { paths, common } => {
             let start = Instant::now();
-            let mut s = Session::new();
-            for p in &paths {
-                s.check_path(p);
-            }
-            s.finish();
+            let s = common.session(&paths);
             let code = report(&s, &common);
             if common.format == Format::Human {
                 let cards: usize = s.packs.iter().map(|p| p.pack.cards.len()).sum();
@@ -115,9 +129,7 @@ fn run(cli: Cli) -> u8 {
             code
         }
         Command::Compile { path, card, common } => {
-            let mut s = Session::new();
-            s.check_path(&path);
-            s.finish();
+            let s = common.session(std::slice::from_ref(&path));
             let code = report(&s, &common);
             if s.error_count() > 0 {
                 return 1;
@@ -137,9 +149,7 @@ fn run(cli: Cli) -> u8 {
             code
         }
         Command::Explain { path, card, common } => {
-            let mut s = Session::new();
-            s.check_path(&path);
-            s.finish();
+            let s = common.session(std::slice::from_ref(&path));
             let code = report(&s, &common);
             if s.error_count() > 0 {
                 return 1;

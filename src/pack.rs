@@ -6,6 +6,7 @@
 //! folder, then in the embedded games. So an on-disk copy of a game always
 //! wins over the embedded one.
 
+use crate::cache::Cache;
 use crate::diagnostic::{codes, Diagnostic};
 use crate::parse;
 use crate::resolve::{self, Compiled, PackMeta, SourceUnit};
@@ -142,6 +143,10 @@ pub struct Session {
     in_progress: Vec<String>,
     /// Where the user asked for packs to be looked up first (the command-line paths).
     search_roots: Vec<PathBuf>,
+    /// Cache keys of `packs` (empty: not cacheable).
+    keys: Vec<String>,
+    /// The compiled-pack cache, if enabled.
+    pub cache: Option<Cache>,
 }
 
 impl Session {
@@ -216,44 +221,28 @@ impl Session {
 
     /// Compiles a pack's sources, compiling its requirements first. Returns its index.
     pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
-        // Read every file.
-        let mut units_raw = Vec::new();
+        // Register every file first, so a pack's files get consecutive ids
+        // (the cache stores ids relative to the first one).
+        let base = self.sources.next_id();
+        let mut decoded = Vec::new();
+        let mut valid = true;
         for (path, bytes) in &src.files {
-            let text = match source::decode(bytes) {
-                Ok(t) => t,
+            match source::decode(bytes) {
+                Ok(text) => decoded.push(self.sources.add(SourceFile::new(path.clone(), text))),
                 Err((fixed, at, len)) => {
                     let id = self.sources.add(SourceFile::new(path.clone(), fixed));
                     self.diags.push(
                         Diagnostic::error(codes::SOURCE_INVALID_UTF8, id, Span::new(at, at + len), "this file is not valid UTF-8", "invalid byte sequence")
                             .with_help("save the file as UTF-8"),
                     );
-                    continue;
+                    valid = false;
                 }
-            };
-            let id = self.sources.add(SourceFile::new(path.clone(), text));
-            units_raw.push(id);
+            }
         }
-        let mut units = Vec::new();
-        for id in units_raw {
-            let text = self.sources.get(id).text.clone();
-            let items = parse::parse_file(&text, id, &mut self.diags);
-            units.push(SourceUnit { file: id, items });
-        }
+        let file_count = src.files.len() as u32;
         let meta = match &src.manifest_text {
             Some(text) => self.manifest(&src.manifest_path, text)?,
-            None => {
-                // A lone file: its game header says which game it is for.
-                let game = units.iter().flat_map(|u| u.items.iter()).find_map(|i| match &i.item {
-                    crate::ast::Item::GameHeader(g) => Some(g.name.clone()),
-                    crate::ast::Item::Game(g) => Some(g.name.name.clone()),
-                    _ => None,
-                })?;
-                let stem = Path::new(&src.manifest_path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
-                let name: String = stem.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
-                let is_ruleset = units.iter().flat_map(|u| u.items.iter()).any(|i| matches!(i.item, crate::ast::Item::Game(_)));
-                let requires = if is_ruleset { vec![] } else { vec![game.clone()] };
-                PackMeta { name, version: "0.0.0".into(), game, requires, manifest: None }
-            }
+            None => self.lone_meta(&src, &decoded)?,
         };
         if let Some(i) = self.pack_index(&meta.name) {
             return Some(i);
@@ -266,25 +255,80 @@ impl Session {
         self.in_progress.push(meta.name.clone());
         let mut deps = Vec::new();
         for req in &meta.requires {
-            match self.require(req, src.dir.as_deref(), &meta) {
+            match self.require(req, src.dir.as_deref()) {
                 Some(i) => deps.push(i),
                 None => {
-                    let (file, span) = meta.manifest.unwrap_or((units.first().map(|u| u.file).unwrap_or_default(), Span::default()));
+                    let (file, span) = meta.manifest.unwrap_or((decoded.first().copied().unwrap_or(base), Span::default()));
                     self.diags.push(
                         Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires `{req}`, which cannot be found", meta.name), "missing requirement")
                             .with_help(format!("put the `{req}` pack beside this one, or under `cards/{req}`")),
                     );
+                    valid = false;
                 }
             }
         }
         self.in_progress.retain(|n| n != &meta.name);
+
+        // A cached copy, when the pack and everything it builds on are unchanged.
+        let key = match (&self.cache, &src.manifest_text, valid) {
+            (Some(_), Some(manifest), true) => {
+                let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
+                (dep_keys.iter().all(|k| !k.is_empty())).then(|| Cache::key(manifest, &src.files, &dep_keys))
+            }
+            _ => None,
+        };
+        if let (Some(cache), Some(key)) = (&self.cache, &key) {
+            let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
+            if let Some(compiled) = cache.load(key, base, &dep_refs, &mut self.diags) {
+                self.packs.push(compiled);
+                self.keys.push(key.clone());
+                return Some(self.packs.len() - 1);
+            }
+        }
+
+        let before = self.diags.len();
+        let mut units = Vec::new();
+        for id in decoded {
+            let text = self.sources.get(id).text.clone();
+            let items = parse::parse_file(&text, id, &mut self.diags);
+            units.push(SourceUnit { file: id, items });
+        }
         let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
         let compiled = resolve::compile(&meta, &units, &dep_refs, &self.sources, &mut self.diags);
+        let new_diags = &self.diags[before..];
+        let stored_key = match (&self.cache, key) {
+            (Some(cache), Some(key)) if new_diags.iter().all(|d| !d.is_error()) => {
+                cache.store(&key, &compiled, base, file_count, new_diags);
+                key
+            }
+            _ => String::new(),
+        };
         self.packs.push(compiled);
+        self.keys.push(stored_key);
         Some(self.packs.len() - 1)
     }
 
-    fn require(&mut self, name: &str, from: Option<&Path>, meta: &PackMeta) -> Option<usize> {
+    /// The metadata of a lone file: its `game` header names the game it requires.
+    fn lone_meta(&mut self, src: &PackSource, files: &[FileId]) -> Option<PackMeta> {
+        let id = *files.first()?;
+        let text = self.sources.get(id).text.clone();
+        let Some(game) = lone_game(&text) else {
+            // Still report the file's syntax errors, then say what is missing.
+            parse::parse_file(&text, id, &mut self.diags);
+            self.diags.push(
+                Diagnostic::error(codes::PACK_GAME_HEADER, id, Span::default(), "a fuda file starts with the game it is written for", "no `game` line at the top")
+                    .with_help("start the file with `game pmv` (or the id of its game), or put it in a pack folder"),
+            );
+            return None;
+        };
+        let stem = Path::new(&src.manifest_path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
+        let name: String = stem.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
+        let is_ruleset = text.lines().any(|l| l.starts_with("game ") && l.contains('{'));
+        let requires = if is_ruleset { vec![] } else { vec![game.clone()] };
+        Some(PackMeta { name, version: "0.0.0".into(), game, requires, manifest: None })
+    }
+
+    fn require(&mut self, name: &str, from: Option<&Path>) -> Option<usize> {
         if let Some(i) = self.pack_index(name) {
             return Some(i);
         }
@@ -301,7 +345,6 @@ impl Session {
                 return self.load_dir(&c);
             }
         }
-        let _ = meta;
         PackSource::embedded(name).and_then(|src| self.compile_source(src))
     }
 
@@ -349,6 +392,20 @@ impl Session {
     pub fn warning_count(&self) -> usize {
         self.diags.len() - self.error_count()
     }
+}
+
+/// The game a lone file is written for: the word after `game` on its first
+/// non-comment line (the file may not parse; this needs no parser).
+fn lone_game(text: &str) -> Option<String> {
+    let mut toks = crate::lex::tokens(text).into_iter().filter(|(t, _)| {
+        !matches!(t, Ok(crate::lex::Token::Whitespace | crate::lex::Token::LineComment | crate::lex::Token::BlockComment))
+    });
+    let (_, first) = toks.next()?;
+    if &text[first.start..first.end] != "game" {
+        return None;
+    }
+    let (t, name) = toks.next()?;
+    (t == Ok(crate::lex::Token::Ident)).then(|| text[name.start..name.end].to_string())
 }
 
 fn find_value(text: &str, key: &str) -> Span {

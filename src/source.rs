@@ -6,7 +6,7 @@
 use std::sync::Arc;
 
 /// A byte range `start..end` inside one source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Span {
     /// Byte offset of the first byte.
     pub start: usize,
@@ -38,7 +38,7 @@ impl Span {
 }
 
 /// Identifies a file inside a [`SourceMap`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
 pub struct FileId(pub u32);
 
 /// One source file: its display path, its text and the byte offset of each line start.
@@ -96,6 +96,10 @@ impl SourceMap {
     pub fn add(&mut self, file: SourceFile) -> FileId {
         self.files.push(file);
         FileId(self.files.len() as u32 - 1)
+    }
+    /// The id the next added file will get.
+    pub fn next_id(&self) -> FileId {
+        FileId(self.files.len() as u32)
     }
     /// The file with this id.
     pub fn get(&self, id: FileId) -> &SourceFile {

@@ -189,6 +189,7 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         Rule::it_kw => ExprKind::It,
         Rule::you_kw => ExprKind::You,
         Rule::opponent_kw => ExprKind::Opponent,
+        Rule::each_kw => ExprKind::Each,
         Rule::event_kw => ExprKind::Event,
         Rule::ident => ExprKind::Name(b.ident(pair)),
         Rule::list_lit => ExprKind::List(children(pair).map(|e| build(b, e)).collect()),
@@ -213,14 +214,15 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
             ExprKind::Typed(ty, Box::new(z))
         }
         Rule::choice_expr => {
-            let mut targeted = false;
+            let mut kind = ChoiceKind::Choose;
             let mut who = None;
             let mut quantity = Quantity::Any;
             let mut from = None;
             for p in children(pair) {
                 match p.as_rule() {
-                    Rule::target_kw => targeted = true,
-                    Rule::choose_kw => targeted = false,
+                    Rule::target_kw => kind = ChoiceKind::Target,
+                    Rule::choose_kw => kind = ChoiceKind::Choose,
+                    Rule::search_kw => kind = ChoiceKind::Search,
                     Rule::who => who = Some(Box::new(build(b, children(p).next().expect("grammar: who")))),
                     Rule::quantity => {
                         let q = p.into_inner().next().expect("grammar: quantity");
@@ -233,7 +235,7 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
                     _ => from = Some(Box::new(build(b, p))),
                 }
             }
-            ExprKind::Choice { targeted, who, quantity, from: from.expect("grammar: choice source") }
+            ExprKind::Choice { kind, who, quantity, from: from.expect("grammar: choice source") }
         }
         other => unreachable!("grammar: unexpected primary {other:?}"),
     };

@@ -86,6 +86,7 @@ impl Ctx<'_> {
             }
             ExprKind::You => (Expr::You, Ty::of(Type::Player)),
             ExprKind::Opponent => (Expr::Opponent, Ty::of(Type::Player)),
+            ExprKind::Each => (Expr::EachPlayer, Ty::of(Type::Player)),
             ExprKind::Event => {
                 self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, span, "`event` is read through its parameters", "not a value").with_help("write `event.<parameter>`"));
                 (Expr::Int(0), Ty::Unknown)
@@ -100,7 +101,7 @@ impl Ctx<'_> {
             ExprKind::Unary(UnOp::Not, x) => (Expr::Not(bx(self.cond(x))), Ty::of(Type::Bool)),
             ExprKind::Unary(UnOp::Neg, x) => (Expr::Neg(bx(self.number(x))), Ty::of(Type::Number)),
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r),
-            ExprKind::Choice { targeted, who, quantity, from } => {
+            ExprKind::Choice { kind, who, quantity, from } => {
                 let chooser = match who {
                     Some(w) => self.player(w),
                     None => Expr::You,
@@ -116,7 +117,7 @@ impl Ctx<'_> {
                 };
                 let from = self.cards(from);
                 let ty = if one { Type::Card } else { Type::Cards };
-                (Expr::Choose { targeted: *targeted, chooser: bx(chooser), min: bx(min), max, from: bx(from) }, Ty::of(ty))
+                (Expr::Choose { kind: *kind, chooser: bx(chooser), min: bx(min), max, from: bx(from) }, Ty::of(ty))
             }
             ExprKind::Declare(what) => {
                 let ok = what.name == "name" || matches!(self.sym.field_names.get(&what.name), Some(FieldType::Text));

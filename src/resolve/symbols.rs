@@ -8,10 +8,11 @@ use crate::ast::{self, Decl};
 use crate::diagnostic::{codes, did_you_mean, Diagnostic, Label};
 use crate::ir::{self, Type};
 use crate::source::{FileId, Span};
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 
 /// Where a symbol was declared: for duplicate-declaration diagnostics.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
 pub struct Origin {
     /// The file.
     pub file: FileId,
@@ -20,7 +21,7 @@ pub struct Origin {
 }
 
 /// A declared parameter, as the checker sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ParamSig {
     /// The parameter's name.
     pub name: String,
@@ -33,7 +34,7 @@ pub struct ParamSig {
 }
 
 /// A callable: verb, procedure, event or keyword.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Callable {
     /// Qualified id.
     pub id: String,
@@ -42,7 +43,7 @@ pub struct Callable {
 }
 
 /// A zone as the checker sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ZoneSym {
     /// Qualified id.
     pub id: String,
@@ -51,7 +52,7 @@ pub struct ZoneSym {
 }
 
 /// A stat as the checker sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StatSym {
     /// Qualified id.
     pub id: String,
@@ -60,7 +61,7 @@ pub struct StatSym {
 }
 
 /// A counter as the checker sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CounterSym {
     /// Qualified id.
     pub id: String,
@@ -71,7 +72,7 @@ pub struct CounterSym {
 }
 
 /// A state as the checker sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StateSym {
     /// Qualified id of the member (or flag).
     pub id: String,
@@ -80,7 +81,7 @@ pub struct StateSym {
 }
 
 /// A card type as the checker sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CardTypeSym {
     /// Qualified id.
     pub id: String,
@@ -89,7 +90,7 @@ pub struct CardTypeSym {
 }
 
 /// An ability kind as the checker sees it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KindSym {
     /// Qualified id.
     pub id: String,
@@ -100,7 +101,7 @@ pub struct KindSym {
 }
 
 /// Every name in scope for a game's cards.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct Symbols {
     /// The game's id.
     pub game: String,
@@ -140,8 +141,8 @@ pub struct Symbols {
     pub number_rules: Vec<ir::NormRule>,
     /// Name normalization of the game.
     pub name_rules: Vec<ir::NormRule>,
-    /// Where each name was declared (duplicate checks).
-    origins: HashMap<(&'static str, String), Origin>,
+    /// Where each name was declared (duplicate checks): (namespace, name) → origin.
+    pub origins: HashMap<(String, String), Origin>,
 }
 
 impl Symbols {
@@ -232,7 +233,7 @@ impl Declarer<'_> {
 
     /// Records a declaration of `name` in namespace `ns`; false (and a diagnostic) when it is a duplicate.
     fn claim(&mut self, ns: &'static str, name: &ast::Ident) -> bool {
-        let key = (ns, name.name.clone());
+        let key = (ns.to_string(), name.name.clone());
         if let Some(prev) = self.sym.origins.get(&key) {
             self.diags.push(
                 Diagnostic::error(codes::RESOLVE_DUPLICATE_DECLARATION, self.file, name.span, format!("{ns} `{}` is declared twice", name.name), "declared again here")
