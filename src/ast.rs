@@ -281,13 +281,13 @@ pub enum FieldValue {
     Expr(Expr),
 }
 
-/// `graze 1`, `graze(1)`, `first_strike`.
+/// `graze 1`, `graze(1)`, `backup(2500, 1)`, `first_strike`.
 #[derive(Debug, Clone)]
 pub struct KeywordRef {
     /// The keyword.
     pub name: Ident,
-    /// Its value.
-    pub arg: Option<Expr>,
+    /// Its values.
+    pub args: Vec<Expr>,
     /// The whole reference.
     pub span: Span,
 }
@@ -386,8 +386,8 @@ pub enum StmtKind {
     Repeat(Expr, Block),
     /// `may(p) …`: the players asked (none: the resolving player), then the body.
     May(Vec<Option<Expr>>, Block),
-    /// `move e to z opts`.
-    Move(Expr, Expr, Vec<Ident>),
+    /// `move e to z [top|bottom] [face_up|face_down] [as state] [at slot]`.
+    Move(Expr, Expr, MoveOptions),
     /// `attach c to host`.
     Attach(Expr, Expr),
     /// `clear c state`.
@@ -424,6 +424,19 @@ pub enum StmtKind {
     Modify(Modify),
     /// `verb args [duration]`.
     Call(Ident, Vec<Arg>, Option<Duration>),
+}
+
+/// Where and how a moved card arrives.
+#[derive(Debug, Clone, Default)]
+pub struct MoveOptions {
+    /// `top` (true) or `bottom` (false).
+    pub top: Option<bool>,
+    /// `face_up` (true) or `face_down` (false).
+    pub face_up: Option<bool>,
+    /// `as <state>`.
+    pub state: Option<Ident>,
+    /// `at <slot>`.
+    pub slot: Option<Expr>,
 }
 
 /// A stat or counter modification.
@@ -544,8 +557,6 @@ pub enum ExprKind {
     Opponent,
     /// `each`: every player (as the owner of a zone).
     Each,
-    /// `event`: the triggering event's payload.
-    Event,
     /// A name: variable, zone, or (inside a filter) a member of the candidate.
     Name(Ident),
     /// `e.name`.

@@ -130,7 +130,7 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
                 let _ = write!(t, " {}", short(s));
             }
             if let Some(s) = slot {
-                let _ = write!(t, " slot {s}");
+                let _ = write!(t, " at slot {}", expr(s));
             }
             line(out, d, &t.to_lowercase_ascii_words());
         }
@@ -210,6 +210,7 @@ pub fn expr(e: &Expr) -> String {
         Expr::Stat { of, stat } => format!("{}.{}", expr(of), short(stat)),
         Expr::Counter { of, counter } => format!("{}.{}", expr(of), short(counter)),
         Expr::Field { of, field } => format!("{}.{field}", expr(of)),
+        Expr::Related { of, relation } => format!("{}.{}", expr(of), relation.rsplit('.').next().unwrap_or(relation)),
         Expr::Count(x) => format!("count({})", expr(x)),
         Expr::Owner(x) => format!("owner({})", expr(x)),
         Expr::Controller(x) => format!("controller({})", expr(x)),

@@ -566,8 +566,8 @@ pub enum Stmt {
         face: Option<Face>,
         /// The state they arrive in.
         state: Option<Id>,
-        /// The slot they go to.
-        slot: Option<String>,
+        /// The slot they go to (a slot name, or a text expression naming one).
+        slot: Option<Expr>,
     },
     /// Set a card on another.
     Attach {
@@ -813,6 +813,13 @@ pub enum Expr {
         of: Box<Expr>,
         /// The field.
         field: String,
+    },
+    /// The card in the slot related to this card's slot (`this.facing`), if any.
+    Related {
+        /// The card.
+        of: Box<Expr>,
+        /// The relation: `<zone id>.<relation name>`.
+        relation: String,
     },
     /// Number of cards.
     Count(Box<Expr>),

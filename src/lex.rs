@@ -267,7 +267,7 @@ pub const KEYWORDS: &[&str] = &[
     "and", "or", "not", "where", "contains", "has", "is", "if", "else", "when", "while", "until", "instead", "let", "for",
     "each", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle", "negate", "cancel",
     "treat", "emit", "choose", "target", "win", "lose", "becomes", "true", "false", "this", "it", "your", "you", "opponent",
-    "declare", "top", "bottom", "draw_game", "event", "from", "search",
+    "declare", "top", "bottom", "draw_game", "from", "search",
 ];
 
 fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {

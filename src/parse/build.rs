@@ -364,15 +364,17 @@ impl<'d> Builder<'d> {
         let span = self.span(&pair);
         let mut it = children(pair);
         let name = self.ident(it.next().expect("grammar: keyword"));
-        let arg = it.next().map(|a| {
-            if a.as_rule() == Rule::integer {
-                let s = self.span(&a);
-                Expr { kind: ExprKind::Int(self.integer(a)), span: s }
-            } else {
-                self.expr(a)
-            }
-        });
-        KeywordRef { name, arg, span }
+        let args = it
+            .map(|a| {
+                if a.as_rule() == Rule::integer {
+                    let s = self.span(&a);
+                    Expr { kind: ExprKind::Int(self.integer(a)), span: s }
+                } else {
+                    self.expr(a)
+                }
+            })
+            .collect();
+        KeywordRef { name, args, span }
     }
 
     fn ability(&mut self, pair: P) -> Ability {
@@ -483,8 +485,8 @@ impl<'d> Builder<'d> {
         let span = self.span(&pair);
         let mut it = children(pair);
         let name = self.ident(it.next().expect("grammar: keyword"));
-        let arg = it.next().map(|e| self.expr(e));
-        KeywordRef { name, arg, span }
+        let args = it.map(|e| self.expr(e)).collect();
+        KeywordRef { name, args, span }
     }
 
     fn opt_duration(&mut self, p: Option<P>) -> Option<Duration> {
@@ -534,7 +536,15 @@ impl<'d> Builder<'d> {
             Rule::move_stmt => {
                 let what = self.expr(it.next().expect("grammar"));
                 let to = self.expr(it.next().expect("grammar"));
-                let opts = it.map(|o| self.ident(o)).collect();
+                let mut opts = MoveOptions::default();
+                for o in it {
+                    match o.as_rule() {
+                        Rule::move_pos => opts.top = o.into_inner().next().map(|w| w.as_rule() == Rule::kw_top),
+                        Rule::move_face => opts.face_up = o.into_inner().next().map(|w| w.as_rule() == Rule::kw_face_up),
+                        Rule::move_state => opts.state = children(o).next().map(|i| self.ident(i)),
+                        _ => opts.slot = children(o).next().map(|e| self.expr(e)),
+                    }
+                }
                 StmtKind::Move(what, to, opts)
             }
             Rule::attach_stmt => {

@@ -190,7 +190,6 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         Rule::you_kw => ExprKind::You,
         Rule::opponent_kw => ExprKind::Opponent,
         Rule::each_kw => ExprKind::Each,
-        Rule::event_kw => ExprKind::Event,
         Rule::ident => ExprKind::Name(b.ident(pair)),
         Rule::list_lit => ExprKind::List(children(pair).map(|e| build(b, e)).collect()),
         Rule::call_expr => {

@@ -49,7 +49,7 @@ impl<'a> Ctx<'a> {
         };
         let type_sym = match seen.get("type") {
             Some(f) => match f.values.as_slice() {
-                [FieldValue::Word(k)] if k.arg.is_none() => match self.sym.card_types.get(&k.name.name) {
+                [FieldValue::Word(k)] if k.args.is_empty() => match self.sym.card_types.get(&k.name.name) {
                     Some(t) => Some(t.clone()),
                     None => {
                         self.unknown(codes::RESOLVE_UNKNOWN_CARD_TYPE, "card type", &k.name.name, k.name.span, self.sym.card_types.keys().map(String::as_str).collect::<Vec<_>>());
@@ -149,7 +149,7 @@ impl<'a> Ctx<'a> {
                 return None;
             }
         };
-        let given = usize::from(k.arg.is_some());
+        let given = k.args.len();
         let needed = kw.params.iter().filter(|p| !p.optional && !p.has_default).count();
         if given < needed || given > kw.params.len() {
             self.error(
@@ -163,7 +163,7 @@ impl<'a> Ctx<'a> {
                 .with_help(if kw.params.is_empty() { format!("write just `{}`", k.name.name) } else { format!("write `{} 1`", k.name.name) }),
             );
         }
-        let args = k.arg.iter().map(|a| self.number(a)).collect();
+        let args = k.args.iter().map(|a| self.number(a)).collect();
         Some((kw.id, args))
     }
 

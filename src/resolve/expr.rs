@@ -87,10 +87,6 @@ impl Ctx<'_> {
             ExprKind::You => (Expr::You, Ty::of(Type::Player)),
             ExprKind::Opponent => (Expr::Opponent, Ty::of(Type::Player)),
             ExprKind::Each => (Expr::EachPlayer, Ty::of(Type::Player)),
-            ExprKind::Event => {
-                self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, span, "`event` is read through its parameters", "not a value").with_help("write `event.<parameter>`"));
-                (Expr::Int(0), Ty::Unknown)
-            }
             ExprKind::Name(id) => self.name(id),
             ExprKind::Member(base, name) => self.member(base, name),
             ExprKind::Call(name, args) => self.call(name, args, span),
@@ -158,6 +154,10 @@ impl Ctx<'_> {
         if let Some(ty) = self.lookup(&id.name) {
             return (Expr::Var(id.name.clone()), ty);
         }
+        if id.name == "event" {
+            self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, id.span, "`event` is read through its parameters", "not a value").with_help("write `event.<parameter>`"));
+            return (Expr::Int(0), Ty::Unknown);
+        }
         if self.filter_depth > 0 {
             if let Some(r) = self.card_member(Expr::It, &id.name) {
                 return r;
@@ -200,6 +200,9 @@ impl Ctx<'_> {
             let ty = if s.components > 0 { Type::Pair } else { Type::Number };
             return Some((Expr::Stat { of: bx(of), stat: s.id.clone() }, Ty::of(ty)));
         }
+        if let Some(r) = self.sym.relations.get(name) {
+            return Some((Expr::Related { of: bx(of), relation: r.clone() }, Ty::Of(Type::Card, true)));
+        }
         if let Some(c) = self.sym.counters.get(name) {
             if c.on_cards {
                 return Some((Expr::Counter { of: bx(of), counter: c.id.clone() }, Ty::of(Type::Number)));
@@ -218,7 +221,8 @@ impl Ctx<'_> {
     }
 
     fn member(&mut self, base: &ast::Expr, name: &ast::Ident) -> (Expr, Ty) {
-        if matches!(base.kind, ExprKind::Event) {
+        let reads_event = matches!(&base.kind, ExprKind::Name(n) if n.name == "event") && !self.scopes.iter().flatten().any(|l| l.name == "event");
+        if reads_event {
             let Some(event) = self.event else {
                 self.error(
                     Diagnostic::error(codes::RESOLVE_UNKNOWN_NAME, self.file, base.span, "no event here: `event` is only available in triggered and replacement abilities", "no triggering event")
@@ -270,6 +274,7 @@ impl Ctx<'_> {
                         .map(String::as_str)
                         .chain(self.sym.counters.iter().filter(|(_, c)| c.on_cards).map(|(n, _)| n.as_str()))
                         .chain(self.sym.field_names.keys().map(String::as_str))
+                        .chain(self.sym.relations.keys().map(String::as_str))
                         .chain(["name", "number"])
                         .collect();
                     self.unknown(codes::RESOLVE_UNKNOWN_MEMBER, "card member", &name.name, name.span, names);

@@ -41,7 +41,7 @@ impl Ctx<'_> {
             self.unknown(codes::RESOLVE_UNKNOWN_KEYWORD, "keyword", &k.name.name, k.name.span, self.sym.keywords.keys().map(String::as_str).collect::<Vec<_>>());
             return None;
         };
-        let given = usize::from(k.arg.is_some());
+        let given = k.args.len();
         let needed = kw.params.iter().filter(|p| !p.optional && !p.has_default).count();
         if given > kw.params.len() || given < needed {
             self.error(
@@ -55,7 +55,7 @@ impl Ctx<'_> {
                 .with_help(if kw.params.is_empty() { format!("write just `{}`", k.name.name) } else { format!("write `{} 1`", k.name.name) }),
             );
         }
-        let args = k.arg.iter().map(|a| self.number(a)).collect();
+        let args = k.args.iter().map(|a| self.number(a)).collect();
         Some((kw.id, args))
     }
 
@@ -106,6 +106,21 @@ impl Ctx<'_> {
         out
     }
 
+    /// A slot: a declared slot name, or a text expression naming one (`event.slot`).
+    fn slot(&mut self, e: &ast::Expr) -> Expr {
+        if let ast::ExprKind::Name(n) = &e.kind {
+            if self.lookup(&n.name).is_none() {
+                if self.sym.zones.values().any(|z| z.slots.contains(&n.name)) {
+                    return Expr::Text(n.name.clone());
+                }
+                let names: Vec<&str> = self.sym.zones.values().flat_map(|z| z.slots.iter().map(String::as_str)).collect();
+                self.unknown(codes::RESOLVE_UNKNOWN_OPTION, "slot", &n.name, n.span, names);
+                return Expr::Text(n.name.clone());
+            }
+        }
+        self.typed(e, &[Type::Text], "a slot")
+    }
+
     /// A move destination: a zone, or a bare zone name.
     fn destination(&mut self, e: &ast::Expr) -> Expr {
         self.zone(e)
@@ -139,30 +154,22 @@ impl Ctx<'_> {
             StmtKind::Move(what, to, opts) => {
                 let cards = self.cards(what);
                 let to_ir = self.destination(to);
-                let mut mv = (None, None, None, None);
-                for o in opts {
-                    match o.name.as_str() {
-                        "top" => mv.0 = Some(ir::Position::Top),
-                        "bottom" => mv.0 = Some(ir::Position::Bottom),
-                        "face_up" => mv.1 = Some(ir::Face::Up),
-                        "face_down" => mv.1 = Some(ir::Face::Down),
-                        name => {
-                            if let Some(st) = self.sym.states.get(name) {
-                                mv.2 = Some(st.id.clone());
-                            } else if self.sym.zones.values().any(|z| z.slots.iter().any(|s| s == name)) {
-                                mv.3 = Some(name.to_string());
-                            } else {
-                                let names: Vec<&str> = ["top", "bottom", "face_up", "face_down"]
-                                    .into_iter()
-                                    .chain(self.sym.states.keys().map(String::as_str))
-                                    .chain(self.sym.zones.values().flat_map(|z| z.slots.iter().map(String::as_str)))
-                                    .collect();
-                                self.unknown(codes::RESOLVE_UNKNOWN_OPTION, "move option", name, o.span, names);
-                            }
-                        }
+                let state = opts.state.as_ref().and_then(|st| match self.sym.states.get(&st.name) {
+                    Some(s) => Some(s.id.clone()),
+                    None => {
+                        self.unknown(codes::RESOLVE_UNKNOWN_STATE, "state", &st.name, st.span, self.sym.states.keys().map(String::as_str).collect::<Vec<_>>());
+                        None
                     }
+                });
+                let slot = opts.slot.as_ref().map(|e| self.slot(e));
+                Stmt::Move {
+                    cards,
+                    to: to_ir,
+                    position: opts.top.map(|t| if t { ir::Position::Top } else { ir::Position::Bottom }),
+                    face: opts.face_up.map(|u| if u { ir::Face::Up } else { ir::Face::Down }),
+                    state,
+                    slot,
                 }
-                Stmt::Move { cards, to: to_ir, position: mv.0, face: mv.1, state: mv.2, slot: mv.3 }
             }
             StmtKind::Attach(card, host) => {
                 let card = self.typed(card, &[Type::Card], "the card set");

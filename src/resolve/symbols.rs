@@ -137,6 +137,8 @@ pub struct Symbols {
     pub procedures: HashMap<String, Callable>,
     /// Schema field names of every card type (for filters and declarations).
     pub field_names: HashMap<String, ir::FieldType>,
+    /// Slot relations by name (`facing`): a card's related card across the table.
+    pub relations: HashMap<String, String>,
     /// Card-number normalization of the game.
     pub number_rules: Vec<ir::NormRule>,
     /// Name normalization of the game.
@@ -167,6 +169,7 @@ impl Symbols {
         self.verbs.extend(other.verbs.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.procedures.extend(other.procedures.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.field_names.extend(other.field_names.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.relations.extend(other.relations.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.origins.extend(other.origins.iter().map(|(k, v)| (k.clone(), *v)));
         if self.number_rules.is_empty() {
             self.number_rules = other.number_rules.clone();
@@ -322,6 +325,7 @@ impl Declarer<'_> {
                             }
                         }
                     }
+                    self.sym.relations.insert(r.name.name.clone(), format!("{}.{}", zone.name.id, r.name.name));
                     zone.relations.push(ir::Relation { name: r.name.name.clone(), pairs: r.pairs.iter().map(|(a, b)| (a.name.clone(), b.name.clone())).collect() });
                 }
                 self.sym.zones.insert(z.named.name.name.clone(), ZoneSym { id: zone.name.id.clone(), slots: zone.slots.clone() });
