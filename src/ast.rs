@@ -82,6 +82,8 @@ pub enum Decl {
     Names(Vec<NormRule>, Span),
     /// Deck construction rules.
     Deck(Vec<DeckRule>, Span),
+    /// `durations until <moment>`: how long an effect lasts when its text says nothing.
+    Durations(Ident),
 }
 
 /// A declared name with its display label.
@@ -180,6 +182,8 @@ pub struct KeywordDecl {
     pub named: Named,
     /// Value parameters.
     pub params: Vec<Param>,
+    /// `= <core meaning>`, if any.
+    pub semantics: Option<Ident>,
 }
 
 /// `ability alpha "自動α" = triggered from hand` / `attribute x = unnegatable`.
@@ -402,8 +406,12 @@ pub enum StmtKind {
     Look(Expr, Option<Expr>),
     /// `shuffle e`.
     Shuffle(Expr),
-    /// `negate e opts [duration]`.
-    Negate(Expr, Vec<Ident>, Option<Duration>),
+    /// `negate e [text|effect] [all] [duration]`: the scope (`true` for effect) and whether `all`.
+    Negate(Expr, Option<bool>, bool, Option<Duration>),
+    /// `flip e [face_up|face_down]`: `None` turns it over.
+    Flip(Expr, Option<bool>),
+    /// `simultaneously { … }`.
+    Simultaneously(Block),
     /// `cancel event [of e]`.
     Cancel(Ident, Option<Expr>),
     /// `treat e as type with { fields }`.

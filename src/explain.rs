@@ -171,6 +171,11 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
         Stmt::Win { player } => line(out, d, &format!("{} wins", expr(player))),
         Stmt::Lose { player } => line(out, d, &format!("{} loses", expr(player))),
         Stmt::DrawGame => line(out, d, "the game is a draw"),
+        Stmt::Flip { cards, face } => line(out, d, &format!("turn {} {}", expr(cards), match face { Some(Face::Up) => "face up", Some(Face::Down) => "face down", None => "over" })),
+        Stmt::Simultaneously { body } => {
+            line(out, d, "at the same time:");
+            stmts(out, body, d + 1);
+        }
         Stmt::Call { verb, args, duration: du } => line(out, d, &format!("{}({}){}", short(verb), named(args), du.as_ref().map(duration).unwrap_or_default())),
     }
 }
@@ -239,6 +244,11 @@ pub fn expr(e: &Expr) -> String {
         Expr::Coalesce(a, b) => format!("({} ?? {})", expr(a), expr(b)),
         Expr::Contains { haystack, needle } => format!("{} contains {}", expr(haystack), expr(needle)),
         Expr::HasKeyword { card, keyword } => format!("{} has {}", expr(card), short(keyword)),
+        Expr::HasAbility { card, kind } => format!("{} has a {} ability", expr(card), short(kind)),
+        Expr::FaceIs { card, face } => format!("{} is face {}", expr(card), if *face == Face::Up { "up" } else { "down" }),
+        Expr::Distinct { cards, field } => format!("distinct({}, {field})", expr(cards)),
+        Expr::Attached(x) => format!("attached({})", expr(x)),
+        Expr::Host(x) => format!("host({})", expr(x)),
         Expr::InState { card, state } => format!("{} is {}", expr(card), short(state)),
         Expr::OfType { card, card_type } => format!("{} is {}", expr(card), short(card_type)),
         Expr::IsKind { value, kind } => format!("{} is {kind:?}", expr(value)).to_lowercase(),

@@ -80,6 +80,9 @@ pub struct Ruleset {
     pub names: Vec<NormRule>,
     /// Deck construction rules.
     pub deck: Vec<DeckRule>,
+    /// The moment an effect lasts until when its text names no duration (PM: end of turn);
+    /// `null`: while its card stays in its zone.
+    pub default_duration: Option<Id>,
 }
 
 /// An id with its display label.
@@ -214,6 +217,16 @@ pub struct Keyword {
     pub name: Labelled,
     /// Value parameters.
     pub params: Vec<Param>,
+    /// The core meaning it has, if any.
+    pub semantics: Option<KeywordSemantics>,
+}
+
+/// Core meanings a keyword can be given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeywordSemantics {
+    /// The card can't be chosen by `target` choices.
+    Untargetable,
 }
 
 /// The core semantics an ability kind maps onto.
@@ -717,6 +730,18 @@ pub enum Stmt {
     },
     /// The game is a draw.
     DrawGame,
+    /// Turn cards face up, face down, or over (`null`).
+    Flip {
+        /// The cards.
+        cards: Expr,
+        /// The face they end on; `null` turns them over.
+        face: Option<Face>,
+    },
+    /// The body's changes happen at once: their events are emitted as one batch after it.
+    Simultaneously {
+        /// Body.
+        body: Vec<Stmt>,
+    },
     /// Call a verb.
     Call {
         /// The verb.
@@ -862,6 +887,31 @@ pub enum Expr {
         /// The keyword.
         keyword: Id,
     },
+    /// Whether a card has an ability of a kind.
+    HasAbility {
+        /// The card.
+        card: Box<Expr>,
+        /// The ability kind.
+        kind: Id,
+    },
+    /// Whether a card is face up (`up`) or face down.
+    FaceIs {
+        /// The card.
+        card: Box<Expr>,
+        /// The face.
+        face: Face,
+    },
+    /// The number of different values a field takes over the cards.
+    Distinct {
+        /// The cards.
+        cards: Box<Expr>,
+        /// The field (a list field counts each element).
+        field: String,
+    },
+    /// The cards set on a card.
+    Attached(Box<Expr>),
+    /// The card a card is set on, if any.
+    Host(Box<Expr>),
     /// Whether a card is in a state.
     InState {
         /// The card.

@@ -17,7 +17,10 @@ use logos::Logos;
 pub const MAX_DEPTH: usize = 48;
 /// Most prefix operators (`not`, unary `-`) and choices (`target`, `choose`)
 /// accepted in one statement: each nests one level deeper in the parser.
+/// Also the most `may` words and `.member` accesses accepted in a row.
 pub const MAX_CHAIN: usize = 48;
+/// Most `else if` links accepted in one `if` statement.
+pub const MAX_LINKS: usize = 256;
 
 /// One lexical token. Trivia (whitespace, comments) are tokens too.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,6 +144,13 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
     let mut items: Vec<Item> = Vec::new();
     let mut stack: Vec<(char, Span)> = Vec::new();
     let mut chain = 0usize;
+    // Depth of a choice word whose quantity has not been seen yet (`target (who) 2`).
+    let mut quantity_pending: Option<usize> = None;
+    // The token after a choice's quantity starts its expression: no boundary there.
+    let mut after_quantity = false;
+    let mut mays = (0usize, 0usize); // (`may` words in a row, their bracket depth)
+    let mut members = 0usize; // `.member` accesses in a row
+    let mut links: Vec<usize> = vec![0]; // `else if` links of the `if` at each bracket depth
     let mut line_start = true;
     let mut prev_word: Option<&str> = None;
     let mut prev_kind: Option<Token> = None;
@@ -190,6 +200,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                 diags.push(unclosed(file, open));
                 close_item(&mut items, span.start, false);
                 stack.clear();
+                links.truncate(1);
             }
             let kind = match text {
                 "game" => ItemKind::Game,
@@ -199,6 +210,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             items.push(Item { kind, span: *span, parse: true });
             item_ok = true;
             chain = 0;
+            quantity_pending = None;
         } else if items.is_empty() {
             items.push(Item { kind: ItemKind::Decl, span: *span, parse: true });
             item_ok = true;
@@ -206,16 +218,24 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         line_start = false;
 
         // Nesting bounds.
+        let depth_before = stack.len();
         match tok {
             Token::Open => {
                 let c = text.chars().next().unwrap_or('(');
                 stack.push((c, *span));
+                links.push(0);
                 if stack.len() > MAX_DEPTH && item_ok {
                     diags.push(too_deep(file, *span, "brackets", MAX_DEPTH));
                     item_ok = false;
                 }
             }
             Token::Close => {
+                if links.len() > 1 {
+                    links.pop();
+                }
+                if quantity_pending.is_some_and(|d| d > depth_before.saturating_sub(1)) {
+                    quantity_pending = None;
+                }
                 if stack.pop().is_none() && item_ok {
                     diags.push(
                         Diagnostic::error(codes::LEX_UNMATCHED_CLOSE, file, *span, format!("unmatched `{text}`"), "nothing to close here")
@@ -230,15 +250,67 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         // how many follow one another before a statement boundary.
         let operand_before = matches!(prev_kind, Some(Token::Integer | Token::String | Token::Close))
             || (prev_kind == Some(Token::Ident) && !is_keyword(prev_word.unwrap_or("")));
-        let nests = matches!(text, "not" | "target" | "choose" | "search") || (text == "-" && !operand_before);
+        // An operand right after another at the statement's own level (`destroy t  draw -1`)
+        // ends the expression before it: nothing before it can nest deeper.
+        let at_base = stack.last().is_none_or(|(c, _)| *c == '{');
+        let ends_operand = operand_before
+            && !CONNECTORS.contains(&prev_word.unwrap_or(""))
+            || prev_kind == Some(Token::Ident) && OPERAND_KEYWORDS.contains(&prev_word.unwrap_or(""));
+        let starts_operand = matches!(tok, Token::Integer | Token::String)
+            || (tok == Token::Ident && !CONNECTORS.contains(&text) && !INFIX_WORDS.contains(&text));
+        if at_base && ends_operand && starts_operand && quantity_pending.is_none() && !after_quantity {
+            chain = 0;
+        }
+        after_quantity = false;
+        if quantity_pending == Some(stack.len())
+            && (tok == Token::Integer || (tok == Token::Ident && !CONNECTORS.contains(&text) && !is_keyword(text)))
+        {
+            quantity_pending = None;
+            after_quantity = true;
+        }
+        let choice = matches!(text, "target" | "choose" | "search");
+        let nests = text == "not" || choice || (text == "-" && !operand_before);
         if nests {
             chain += 1;
+            if choice && quantity_pending.is_none() {
+                quantity_pending = Some(stack.len());
+            }
             if chain > MAX_CHAIN && item_ok {
                 diags.push(too_deep(file, *span, "prefix operators or choices in one statement", MAX_CHAIN));
                 item_ok = false;
             }
         } else if matches!(text, "{" | "}" | ";") || STATEMENT_WORDS.contains(&text) {
             chain = 0;
+            quantity_pending = None;
+        }
+        // `may may … stmt` and `x.a.b…` are flat in the grammar but deepen later phases.
+        if text == "may" {
+            mays = if mays.1 == depth_before { (mays.0 + 1, depth_before) } else { (1, depth_before) };
+            if mays.0 > MAX_CHAIN && item_ok {
+                diags.push(too_deep(file, *span, "`may` in a row", MAX_CHAIN));
+                item_ok = false;
+            }
+        } else if depth_before == mays.1 && text != "(" {
+            mays.0 = 0;
+        }
+        if text == "." {
+            members += 1;
+            if members > MAX_CHAIN && item_ok {
+                diags.push(too_deep(file, *span, "`.member` accesses in a row", MAX_CHAIN));
+                item_ok = false;
+            }
+        } else if !(tok == Token::Ident && prev_word == Some(".")) {
+            members = 0;
+        }
+        // `else if` chains are flat too; bound their length all the same.
+        if text == "if" {
+            if let Some(n) = links.last_mut() {
+                *n = if prev_word == Some("else") { *n + 1 } else { 0 };
+                if *n > MAX_LINKS && item_ok {
+                    diags.push(too_deep(file, *span, "`else if` links in one `if`", MAX_LINKS));
+                    item_ok = false;
+                }
+            }
         }
         prev_kind = Some(tok);
         prev_word = Some(text);
@@ -254,8 +326,17 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
 /// Words that start a statement: a nesting chain cannot cross them.
 const STATEMENT_WORDS: &[&str] = &[
     "let", "if", "else", "for", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle",
-    "negate", "cancel", "treat", "emit", "win", "lose", "draw_game",
+    "negate", "cancel", "treat", "emit", "win", "lose", "draw_game", "flip", "simultaneously",
 ];
+
+/// Words that join the parts of one expression (`card in hand`, `up to 2`, `top 1 of deck`).
+const CONNECTORS: &[&str] = &["on", "in", "from", "of", "to", "up", "any", "number", "top", "bottom", "declare"];
+
+/// Infix operators written as words.
+const INFIX_WORDS: &[&str] = &["and", "or", "not", "where", "contains", "has", "is"];
+
+/// Reserved words that are operands.
+const OPERAND_KEYWORDS: &[&str] = &["this", "it", "you", "your", "opponent", "true", "false", "each"];
 
 /// True for the reserved words of the grammar (they are never operands).
 pub fn is_keyword(word: &str) -> bool {
@@ -267,7 +348,7 @@ pub const KEYWORDS: &[&str] = &[
     "and", "or", "not", "where", "contains", "has", "is", "if", "else", "when", "while", "until", "instead", "let", "for",
     "each", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle", "negate", "cancel",
     "treat", "emit", "choose", "target", "win", "lose", "becomes", "true", "false", "this", "it", "your", "you", "opponent",
-    "declare", "top", "bottom", "draw_game", "from", "search",
+    "declare", "top", "bottom", "draw_game", "from", "search", "flip", "simultaneously",
 ];
 
 fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {

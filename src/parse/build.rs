@@ -200,10 +200,7 @@ impl<'d> Builder<'d> {
             Rule::layer_decl => {
                 let named = self.named_from(&mut it);
                 let ops = it
-                    .map(|p| {
-                        let s = p.as_str();
-                        (s[1..s.len() - 1].to_string(), self.span(&p))
-                    })
+                    .map(|p| (p.as_str().to_string(), self.span(&p)))
                     .collect();
                 Decl::Layer(LayerDecl { named, ops })
             }
@@ -229,15 +226,18 @@ impl<'d> Builder<'d> {
                 let name = self.ident(it.next().expect("grammar: keyword name"));
                 let mut params = Vec::new();
                 let mut label = None;
+                let mut semantics = None;
                 for p in it {
                     match p.as_rule() {
                         Rule::params => params = self.params(p),
                         Rule::string => label = Some(self.string(p)),
+                        Rule::ident => semantics = Some(self.ident(p)),
                         _ => {}
                     }
                 }
-                Decl::Keyword(KeywordDecl { named: Named { name, label }, params })
+                Decl::Keyword(KeywordDecl { named: Named { name, label }, params, semantics })
             }
+            Rule::durations_decl => Decl::Durations(self.ident(it.next().expect("grammar: moment"))),
             Rule::ability_decl | Rule::attribute_decl => {
                 let named = self.named_from(&mut it);
                 let semantics = self.ident(it.next().expect("grammar: semantics"));
@@ -574,16 +574,24 @@ impl<'d> Builder<'d> {
             Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(it.next().expect("grammar"))),
             Rule::negate_stmt => {
                 let what = self.expr(it.next().expect("grammar"));
-                let mut opts = Vec::new();
+                let mut effect = None;
+                let mut all = false;
                 let mut dur = None;
                 for p in it {
                     match p.as_rule() {
-                        Rule::negate_opt => opts.push(self.ident(children(p).next().expect("grammar"))),
+                        Rule::negate_scope => effect = p.into_inner().next().map(|w| w.as_rule() == Rule::kw_effect),
+                        Rule::negate_all => all = true,
                         _ => dur = Some(self.duration(p)),
                     }
                 }
-                StmtKind::Negate(what, opts, dur)
+                StmtKind::Negate(what, effect, all, dur)
             }
+            Rule::flip_stmt => {
+                let what = self.expr(it.next().expect("grammar"));
+                let face = it.next().and_then(|f| f.into_inner().next()).map(|w| w.as_rule() == Rule::kw_face_up);
+                StmtKind::Flip(what, face)
+            }
+            Rule::simultaneously_stmt => StmtKind::Simultaneously(self.block(it.next().expect("grammar"))),
             Rule::cancel_stmt => {
                 let ev = self.ident(it.next().expect("grammar"));
                 StmtKind::Cancel(ev, it.next().map(|e| self.expr(e)))

@@ -91,10 +91,11 @@ fn rule_name(rule: Rule) -> String {
         return "an operator".into();
     }
     let fixed = match rule {
-        Rule::ident | Rule::ability_word | Rule::type_name | Rule::zone_prop | Rule::negate_opt => "a name",
+        Rule::ident | Rule::ability_word | Rule::type_name | Rule::zone_prop => "a name",
         Rule::string | Rule::str_inner | Rule::jstr_inner => "a string",
         Rule::integer => "a number",
         Rule::pair | Rule::pair_part => "a pair like `3/2`",
+        Rule::op_token => "an operator (`=`, `+=`, `-=`, `*=`, `:=`, `<->`)",
         Rule::expr | Rule::expr_atom | Rule::expr_postfix | Rule::expr_zone => "an expression",
         Rule::block => "`{`",
         Rule::field_entry => "a field (`name: value`)",

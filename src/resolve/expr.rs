@@ -6,7 +6,8 @@ use crate::diagnostic::{codes, did_you_mean, Diagnostic};
 use crate::ir::{self, Expr, FieldType, Type};
 
 /// Built-in functions and their arity.
-pub const BUILTINS: &[(&str, usize)] = &[("count", 1), ("owner", 1), ("controller", 1), ("opponent_of", 1), ("min", 2), ("max", 2)];
+pub const BUILTINS: &[(&str, usize)] =
+    &[("count", 1), ("owner", 1), ("controller", 1), ("opponent_of", 1), ("min", 2), ("max", 2), ("distinct", 2), ("attached", 1), ("host", 1)];
 
 fn bx(e: Expr) -> Box<Expr> {
     Box::new(e)
@@ -326,6 +327,25 @@ impl Ctx<'_> {
             "owner" => (Expr::Owner(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::of(Type::Player)),
             "controller" => (Expr::Controller(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::of(Type::Player)),
             "opponent_of" => (Expr::OpponentOf(bx(self.player(a))), Ty::of(Type::Player)),
+            "attached" => (Expr::Attached(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::of(Type::Cards)),
+            "host" => (Expr::Host(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::Of(Type::Card, true)),
+            "distinct" => {
+                let cards = self.cards(a);
+                let f = &args[1].value;
+                let field = match &f.kind {
+                    ExprKind::Name(n) if n.name == "name" || n.name == "number" || self.sym.field_names.contains_key(&n.name) => n.name.clone(),
+                    ExprKind::Name(n) => {
+                        let names: Vec<&str> = self.sym.field_names.keys().map(String::as_str).chain(["name", "number"]).collect();
+                        self.unknown(codes::RESOLVE_UNKNOWN_MEMBER, "card field", &n.name, n.span, names);
+                        n.name.clone()
+                    }
+                    _ => {
+                        self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, f.span, "`distinct` counts the values of a field: name the field", "not a field name").with_help("as in `distinct(character on your.field, work)`"));
+                        String::new()
+                    }
+                };
+                (Expr::Distinct { cards: bx(cards), field }, Ty::of(Type::Number))
+            }
             _ => {
                 let x = self.number(a);
                 let y = self.number(&args[1].value);
@@ -429,10 +449,14 @@ impl Ctx<'_> {
                     self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_KEYWORD, self.file, r.span, "`has` tests a keyword name", "not a keyword name"));
                     return (Expr::Bool(false), bool_ty);
                 };
+                if let Some(kind) = self.sym.kinds.get(&k.name) {
+                    return (Expr::HasAbility { card: bx(card), kind: kind.id.clone() }, bool_ty);
+                }
                 match self.sym.keywords.get(&k.name) {
                     Some(kw) => (Expr::HasKeyword { card: bx(card), keyword: kw.id.clone() }, bool_ty),
                     None => {
-                        self.unknown(codes::RESOLVE_UNKNOWN_KEYWORD, "keyword", &k.name, k.span, self.sym.keywords.keys().map(String::as_str).collect::<Vec<_>>());
+                        let names: Vec<&str> = self.sym.keywords.keys().chain(self.sym.kinds.keys()).map(String::as_str).collect();
+                        self.unknown(codes::RESOLVE_UNKNOWN_KEYWORD, "keyword or ability kind", &k.name, k.span, names);
                         (Expr::Bool(false), bool_ty)
                     }
                 }
@@ -457,7 +481,11 @@ impl Ctx<'_> {
                 if let Some(t) = self.sym.card_types.get(&k.name) {
                     return (Expr::OfType { card: bx(value), card_type: t.id.clone() }, bool_ty);
                 }
-                let names: Vec<&str> = self.sym.states.keys().chain(self.sym.card_types.keys()).map(String::as_str).chain(["player", "card"]).collect();
+                if k.name == "face_up" || k.name == "face_down" {
+                    let face = if k.name == "face_up" { ir::Face::Up } else { ir::Face::Down };
+                    return (Expr::FaceIs { card: bx(value), face }, bool_ty);
+                }
+                let names: Vec<&str> = self.sym.states.keys().chain(self.sym.card_types.keys()).map(String::as_str).chain(["player", "card", "face_up", "face_down"]).collect();
                 self.unknown(codes::RESOLVE_UNKNOWN_STATE, "state or card type", &k.name, k.span, names);
                 (Expr::Bool(false), bool_ty)
             }

@@ -126,7 +126,8 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                     Decl::Keyword(k) => {
                         let mut ctx = Ctx::new(&sym, unit.file, diags);
                         let params = params_ir(&mut ctx, &k.params);
-                        let kw = ir::Keyword { name: labelled(&meta.name, &k.named), params };
+                        let semantics = k.semantics.as_ref().and_then(|s| (s.name == "untargetable").then_some(ir::KeywordSemantics::Untargetable));
+                        let kw = ir::Keyword { name: labelled(&meta.name, &k.named), params, semantics };
                         ruleset.keywords.push(kw);
                         continue;
                     }

@@ -213,21 +213,17 @@ impl Ctx<'_> {
                 Stmt::Look { cards, by }
             }
             StmtKind::Shuffle(e) => Stmt::Shuffle { zone: self.zone(e) },
-            StmtKind::Negate(e, opts, dur) => {
+            StmtKind::Negate(e, effect, all, dur) => {
                 let cards = self.cards(e);
-                let mut scope = ir::NegateScope::Text;
-                let mut include_unnegatable = false;
-                for o in opts {
-                    match o.name.as_str() {
-                        "text" => scope = ir::NegateScope::Text,
-                        "effect" => scope = ir::NegateScope::Effect,
-                        "all" => include_unnegatable = true,
-                        other => self.unknown(codes::RESOLVE_UNKNOWN_OPTION, "negate option", other, o.span, ["text", "effect", "all"]),
-                    }
-                }
+                let scope = if *effect == Some(true) { ir::NegateScope::Effect } else { ir::NegateScope::Text };
                 let duration = self.duration(dur);
-                Stmt::Negate { cards, scope, include_unnegatable, duration }
+                Stmt::Negate { cards, scope, include_unnegatable: *all, duration }
             }
+            StmtKind::Flip(e, face) => {
+                let cards = self.cards(e);
+                Stmt::Flip { cards, face: face.map(|up| if up { ir::Face::Up } else { ir::Face::Down }) }
+            }
+            StmtKind::Simultaneously(b) => Stmt::Simultaneously { body: self.block(b) },
             StmtKind::Cancel(ev, of) => {
                 let Some(event) = self.sym.events.get(&ev.name) else {
                     self.unknown(codes::RESOLVE_UNKNOWN_EVENT, "event", &ev.name, ev.span, self.sym.events.keys().map(String::as_str).collect::<Vec<_>>());

@@ -188,6 +188,8 @@ pub const FIELD_TYPES: &[&str] = &["number", "text", "bool", "stat"];
 pub const VALUE_TYPES: &[&str] = &["number", "bool", "text", "card", "cards", "player", "zone", "pair"];
 /// Core ability semantics.
 pub const SEMANTICS: &[&str] = &["activated", "triggered", "continuous", "replacement"];
+/// Core keyword meanings.
+pub const KEYWORD_MEANINGS: &[&str] = &["untargetable"];
 /// Core attribute flags.
 pub const ATTRIBUTE_FLAGS: &[&str] = &["unnegatable", "carried", "response"];
 /// Core normalization rules.
@@ -377,7 +379,8 @@ impl Declarer<'_> {
                     }
                 }
                 let stat = ir::Stat { name: self.labelled(&s.named), components, floor };
-                self.sym.stats.insert(s.named.name.name.clone(), StatSym { id: stat.name.id.clone(), components: stat.components.len() });
+                // Even with a bad component, the stat stays composite: no cascade of pair errors.
+                self.sym.stats.insert(s.named.name.name.clone(), StatSym { id: stat.name.id.clone(), components: s.components.len() });
                 self.ruleset.stats.push(stat);
             }
             Decl::Layer(l) => {
@@ -464,7 +467,21 @@ impl Declarer<'_> {
                 self.sym.card_types.insert(t.named.name.name.clone(), CardTypeSym { id: ct.name.id.clone(), fields: ct.fields.clone() });
                 self.ruleset.card_types.push(ct);
             }
+            Decl::Durations(m) => match self.sym.moments.get(&m.name) {
+                Some(id) => self.ruleset.default_duration = Some(id.clone()),
+                None => {
+                    let help = did_you_mean(&m.name, self.sym.moments.keys().map(String::as_str)).unwrap_or_else(|| "declare it with `moment` first".into());
+                    self.diags.push(
+                        Diagnostic::error(codes::RESOLVE_UNKNOWN_MOMENT, self.file, m.span, format!("unknown moment `{}`", m.name), "no moment of this name").with_help(help),
+                    );
+                }
+            },
             Decl::Keyword(k) => {
+                if let Some(sem) = &k.semantics {
+                    if !KEYWORD_MEANINGS.contains(&sem.name.as_str()) {
+                        self.invalid(sem.span, "keyword meaning", &sem.name, KEYWORD_MEANINGS);
+                    }
+                }
                 if !self.claim("keyword", &k.named.name) {
                     return;
                 }
