@@ -211,6 +211,8 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             item_ok = true;
             chain = 0;
             quantity_pending = None;
+            mays.0 = 0;
+            members = 0;
         } else if items.is_empty() {
             items.push(Item { kind: ItemKind::Decl, span: *span, parse: true });
             item_ok = true;
@@ -253,9 +255,8 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         // An operand right after another at the statement's own level (`destroy t  draw -1`)
         // ends the expression before it: nothing before it can nest deeper.
         let at_base = stack.last().is_none_or(|(c, _)| *c == '{');
-        let ends_operand = operand_before
-            && !CONNECTORS.contains(&prev_word.unwrap_or(""))
-            || prev_kind == Some(Token::Ident) && OPERAND_KEYWORDS.contains(&prev_word.unwrap_or(""));
+        let ends_operand = (operand_before && !CONNECTORS.contains(&prev_word.unwrap_or("")))
+            || (prev_kind == Some(Token::Ident) && OPERAND_KEYWORDS.contains(&prev_word.unwrap_or("")));
         let starts_operand = matches!(tok, Token::Integer | Token::String)
             || (tok == Token::Ident && !CONNECTORS.contains(&text) && !INFIX_WORDS.contains(&text));
         if at_base && ends_operand && starts_operand && quantity_pending.is_none() && !after_quantity {
@@ -333,7 +334,7 @@ const STATEMENT_WORDS: &[&str] = &[
 const CONNECTORS: &[&str] = &["on", "in", "from", "of", "to", "up", "any", "number", "top", "bottom", "declare"];
 
 /// Infix operators written as words.
-const INFIX_WORDS: &[&str] = &["and", "or", "not", "where", "contains", "has", "is"];
+const INFIX_WORDS: &[&str] = &["and", "or", "where", "contains", "has", "is"];
 
 /// Reserved words that are operands.
 const OPERAND_KEYWORDS: &[&str] = &["this", "it", "you", "your", "opponent", "true", "false", "each"];

@@ -113,8 +113,10 @@ impl SourceMap {
 
 /// Decodes file bytes as UTF-8. On failure returns the text with invalid
 /// sequences replaced (so the file can still be displayed) and the byte
-/// offset and length of the first invalid sequence.
+/// offset and length of the first invalid sequence. A leading byte-order mark
+/// is dropped: it is no column, and the text then starts with its first word.
 pub fn decode(bytes: &[u8]) -> Result<String, (String, usize, usize)> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     match std::str::from_utf8(bytes) {
         Ok(s) => Ok(s.to_owned()),
         Err(e) => {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// Grammar words that are not names (connectors of the syntax): a typo in
 /// them is a syntax error, covered by the diagnostics corpus instead.
-const SYNTAX_WORDS: &[&str] = &["at", "by", "of", "on", "in", "to", "as", "with", "per", "up", "any", "one", "option", "limit"];
+const SYNTAX_WORDS: &[&str] = &["at", "by", "of", "on", "in", "to", "as", "with", "per", "up", "any", "one", "option", "limit", "layer"];
 
 #[test]
 fn every_name_typo_in_shipped_cards_is_caught_at_the_token() {

@@ -27,9 +27,18 @@ pub fn children<'i>(pair: P<'i>) -> impl Iterator<Item = P<'i>> {
     pair.into_inner().filter(|p| !is_kw(p.as_rule()))
 }
 
+/// Whether a rule is a keyword token (`kw_*`), looked up in a table built once.
 fn is_kw(rule: Rule) -> bool {
-    // Keyword rules are generated with a `kw_` prefix.
-    format!("{rule:?}").starts_with("kw_")
+    static TABLE: std::sync::OnceLock<Vec<bool>> = std::sync::OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let all = Rule::all_rules();
+        let mut t = vec![false; all.iter().map(|r| *r as usize + 1).max().unwrap_or(0)];
+        for r in all {
+            t[*r as usize] = format!("{r:?}").starts_with("kw_");
+        }
+        t
+    });
+    table.get(rule as usize).copied().unwrap_or(false)
 }
 
 impl<'d> Builder<'d> {

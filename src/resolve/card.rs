@@ -84,6 +84,19 @@ impl<'a> Ctx<'a> {
         }
         let mut fields = BTreeMap::new();
         let mut stats = BTreeMap::new();
+        if type_sym.is_none() {
+            // Without a type there is no schema: still catch names no card type knows.
+            for (name, f) in &seen {
+                let known = matches!(*name, "number" | "type" | "keywords") || self.sym.field_names.contains_key(*name);
+                if !known {
+                    let candidates: Vec<&str> = self.sym.field_names.keys().map(String::as_str).chain(["number", "type", "keywords"]).collect();
+                    let help = did_you_mean(name, candidates);
+                    self.error(
+                        Diagnostic::error(codes::CHECK_UNKNOWN_FIELD, self.file, f.name.span, format!("no card type has a field `{name}`"), "unknown field").with_help_opt(help),
+                    );
+                }
+            }
+        }
         if let Some(t) = &type_sym {
             for (name, f) in &seen {
                 if matches!(*name, "number" | "type" | "keywords") {

@@ -172,6 +172,10 @@ impl Ctx<'_> {
         if self.filter_depth > 0 {
             names.extend(self.sym.stats.keys().cloned());
             names.extend(self.sym.field_names.keys().cloned());
+            names.extend(["name".to_string(), "number".to_string()]);
+        }
+        if self.event.is_some() {
+            names.push("event".to_string());
         }
         let help = did_you_mean(&id.name, names.iter().map(String::as_str)).or_else(|| self.kind_hint(&id.name));
         self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_NAME, self.file, id.span, format!("unknown name `{}`", id.name), "not a variable or zone in scope").with_help_opt(help));

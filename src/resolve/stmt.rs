@@ -421,7 +421,17 @@ impl Ctx<'_> {
             let args = self.args(&p, &format!("procedure `{}`", name.name), args, span);
             return Some(Stmt::Call { verb: p.id, args, duration: None });
         }
-        let names: Vec<&str> = self.sym.verbs.keys().chain(self.sym.procedures.keys()).map(String::as_str).collect();
+        // Candidates: verbs, procedures, layers applied by name, and the fixed words that may end
+        // the previous statement (a misspelt `effect` after `negate x` reads as a new statement).
+        let names: Vec<&str> = self
+            .sym
+            .verbs
+            .keys()
+            .chain(self.sym.procedures.keys())
+            .chain(self.sym.layers.iter().filter(|(_, (_, by_name))| *by_name).map(|(n, _)| n))
+            .map(String::as_str)
+            .chain(["text", "effect", "all", "face_up", "face_down", "top", "bottom"])
+            .collect();
         let help = did_you_mean(&name.name, names).or_else(|| {
             if self.lookup(&name.name).is_some() {
                 Some(format!("`{}` is a variable; a statement starts with a verb", name.name))
