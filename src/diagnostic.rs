@@ -148,7 +148,8 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, options: RenderOptions) ->
 #[derive(Debug)]
 struct Report {
     code: Code,
-    severity: Severity,
+    /// `None` for a related place (rendered as advice, not as another error).
+    severity: Option<Severity>,
     message: String,
     help: Option<String>,
     source: NamedSource<Arc<str>>,
@@ -168,7 +169,7 @@ impl Report {
                 let other = sources.get(label.file);
                 related.push(Report {
                     code: diag.code,
-                    severity: diag.severity,
+                    severity: None,
                     message: label.message.clone(),
                     help: None,
                     source: NamedSource::new(other.path.clone(), other.text.clone()),
@@ -179,7 +180,7 @@ impl Report {
         }
         Report {
             code: diag.code,
-            severity: diag.severity,
+            severity: Some(diag.severity),
             message: diag.message.clone(),
             help: diag.help.clone(),
             source: NamedSource::new(file.path.clone(), file.text.clone()),
@@ -214,17 +215,22 @@ impl miette::Diagnostic for Report {
     }
     fn severity(&self) -> Option<miette::Severity> {
         Some(match self.severity {
-            Severity::Error => miette::Severity::Error,
-            Severity::Warning => miette::Severity::Warning,
+            Some(Severity::Error) => miette::Severity::Error,
+            Some(Severity::Warning) => miette::Severity::Warning,
+            None => miette::Severity::Advice,
         })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
+        // A problem with a file as a whole (unreadable, missing) has no excerpt to show.
+        (!self.source.inner().is_empty()).then_some(&self.source as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
+        if self.source.inner().is_empty() {
+            return None;
+        }
         Some(Box::new(self.labels.iter().cloned()))
     }
     fn related<'a>(&'a self) -> Option<Box<dyn Iterator<Item = &'a dyn miette::Diagnostic> + 'a>> {
@@ -279,6 +285,10 @@ pub struct JsonLabel {
     pub line: usize,
     /// 1-based column.
     pub column: usize,
+    /// Line of the end.
+    pub end_line: usize,
+    /// Column of the end.
+    pub end_column: usize,
     /// Byte offset.
     pub offset: usize,
     /// Byte length.
@@ -312,7 +322,8 @@ impl JsonDiagnostic {
                 .map(|l| {
                     let f = sources.get(l.file);
                     let (line, column) = f.line_col(l.span.start);
-                    JsonLabel { file: f.path.clone(), line, column, offset: l.span.start, length: l.span.len(), message: l.message.clone() }
+                    let (end_line, end_column) = f.line_col(l.span.end);
+                    JsonLabel { file: f.path.clone(), line, column, end_line, end_column, offset: l.span.start, length: l.span.len(), message: l.message.clone() }
                 })
                 .collect(),
         }
@@ -330,6 +341,14 @@ pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) ->
         .filter(|(d, _)| *d <= limit)
         .min_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)))
         .map(|(_, c)| c)
+}
+
+/// "a" or "an" before a word (by its first letter).
+pub fn article(word: &str) -> &'static str {
+    match word.trim_start_matches('`').chars().next() {
+        Some('a' | 'e' | 'i' | 'o' | 'u' | 'A' | 'E' | 'I' | 'O' | 'U') => "an",
+        _ => "a",
+    }
 }
 
 /// "did you mean `x`?" for the closest candidate.

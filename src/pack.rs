@@ -50,6 +50,8 @@ pub struct PackSource {
     pub manifest_text: Option<String>,
     /// Source files: display path and bytes, sorted by path.
     pub files: Vec<(String, Vec<u8>)>,
+    /// Files that could not be read: display path and the reason.
+    pub unreadable: Vec<(String, String)>,
 }
 
 impl PackSource {
@@ -60,14 +62,15 @@ impl PackSource {
         let mut files = Vec::new();
         collect_fuda(dir, &mut files)?;
         files.sort();
-        let files = files
-            .into_iter()
-            .map(|p| {
-                let bytes = std::fs::read(&p)?;
-                Ok((display(&p), bytes))
-            })
-            .collect::<std::io::Result<Vec<_>>>()?;
-        Ok(PackSource { dir: Some(dir.to_path_buf()), manifest_path: display(&manifest), manifest_text: Some(manifest_text), files })
+        let mut read = Vec::new();
+        let mut unreadable = Vec::new();
+        for p in files {
+            match std::fs::read(&p) {
+                Ok(bytes) => read.push((display(&p), bytes)),
+                Err(e) => unreadable.push((display(&p), e.to_string())),
+            }
+        }
+        Ok(PackSource { dir: Some(dir.to_path_buf()), manifest_path: display(&manifest), manifest_text: Some(manifest_text), files: read, unreadable })
     }
 
     /// The embedded copy of a shipped game pack.
@@ -82,13 +85,14 @@ impl PackSource {
             manifest_path: format!("<embedded>/{name}/pack.toml"),
             manifest_text: Some(String::from_utf8_lossy(manifest.contents()).into_owned()),
             files,
+            unreadable: Vec::new(),
         })
     }
 
     /// A lone file outside any pack.
     pub fn lone_file(path: &Path) -> std::io::Result<PackSource> {
         let bytes = std::fs::read(path)?;
-        Ok(PackSource { dir: None, manifest_path: display(path), manifest_text: None, files: vec![(display(path), bytes)] })
+        Ok(PackSource { dir: None, manifest_path: display(path), manifest_text: None, files: vec![(display(path), bytes)], unreadable: Vec::new() })
     }
 }
 
@@ -240,6 +244,11 @@ impl Session {
             }
         }
         let file_count = src.files.len() as u32;
+        for (path, reason) in &src.unreadable {
+            let id = self.sources.add(SourceFile::new(path.clone(), ""));
+            self.diags.push(Diagnostic::error(codes::SOURCE_IO, id, Span::default(), format!("cannot read `{path}`: {reason}"), "unreadable"));
+            valid = false;
+        }
         let meta = match &src.manifest_text {
             Some(text) => self.manifest(&src.manifest_path, text)?,
             None => self.lone_meta(&src, &decoded)?,
@@ -249,7 +258,11 @@ impl Session {
         }
         if self.in_progress.contains(&meta.name) {
             let (file, span) = meta.manifest.unwrap_or_default();
-            self.diags.push(Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires itself through its requirements", meta.name), "a cycle"));
+            let chain = self.in_progress.join("` → `");
+            self.diags.push(
+                Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires itself: `{chain}` → `{}`", meta.name, meta.name), "a cycle of requirements")
+                    .with_help("remove one of these requirements"),
+            );
             return None;
         }
         self.in_progress.push(meta.name.clone());
@@ -257,11 +270,21 @@ impl Session {
         for req in &meta.requires {
             match self.require(req, src.dir.as_deref()) {
                 Some(i) => deps.push(i),
+                // A cycle was reported where it closed.
+                None if self.in_progress.contains(req) => valid = false,
                 None => {
-                    let (file, span) = meta.manifest.unwrap_or((decoded.first().copied().unwrap_or(base), Span::default()));
+                    let (file, span) = meta
+                        .requires_at
+                        .get(deps.len())
+                        .copied()
+                        .or(meta.manifest)
+                        .unwrap_or((decoded.first().copied().unwrap_or(base), Span::default()));
+                    let known = known_packs(&self.packs);
+                    let help = crate::diagnostic::did_you_mean(req, known.iter().map(String::as_str))
+                        .unwrap_or_else(|| format!("put the `{req}` pack beside this one, or under `cards/{req}`"));
                     self.diags.push(
-                        Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires `{req}`, which cannot be found", meta.name), "missing requirement")
-                            .with_help(format!("put the `{req}` pack beside this one, or under `cards/{req}`")),
+                        Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires `{req}`, which cannot be found", meta.name), "no such pack")
+                            .with_help(help),
                     );
                     valid = false;
                 }
@@ -312,7 +335,7 @@ impl Session {
     fn lone_meta(&mut self, src: &PackSource, files: &[FileId]) -> Option<PackMeta> {
         let id = *files.first()?;
         let text = self.sources.get(id).text.clone();
-        let Some(game) = lone_game(&text) else {
+        let Some((game, game_span)) = lone_game(&text) else {
             // Still report the file's syntax errors, then say what is missing.
             parse::parse_file(&text, id, &mut self.diags);
             self.diags.push(
@@ -325,7 +348,8 @@ impl Session {
         let name: String = stem.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
         let is_ruleset = text.lines().any(|l| l.starts_with("game ") && l.contains('{'));
         let requires = if is_ruleset { vec![] } else { vec![game.clone()] };
-        Some(PackMeta { name, version: "0.0.0".into(), game, requires, manifest: None })
+        let requires_at = requires.iter().map(|_| (id, game_span)).collect();
+        Some(PackMeta { name, version: "0.0.0".into(), game, requires, manifest: Some((id, game_span)), requires_at })
     }
 
     fn require(&mut self, name: &str, from: Option<&Path>) -> Option<usize> {
@@ -362,13 +386,14 @@ impl Session {
                     return None;
                 }
                 let span = find_value(text, "name");
-                Some(PackMeta { name: m.name, version: m.version, game: m.game, requires: m.requires, manifest: Some((id, span)) })
+                let requires_at = m.requires.iter().map(|r| (id, find_quoted(text, "requires", r))).collect();
+                Some(PackMeta { name: m.name, version: m.version, game: m.game, requires: m.requires, manifest: Some((id, span)), requires_at })
             }
             Err(e) => {
                 let span = e.span().map(|r| Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start)))).unwrap_or_default();
                 self.diags.push(
                     Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("invalid pack.toml: {}", e.message()), "here")
-                        .with_help("a pack.toml has `name`, `version`, `game` and optionally `requires` and `description`"),
+                        .with_help("a pack.toml holds strings: `name = \"my_pack\"`, `version = \"0.1.0\"`, `game = \"pmv\"`, and optionally `requires = [\"pmv\"]` and `description = \"…\"`"),
                 );
                 None
             }
@@ -396,7 +421,7 @@ impl Session {
 
 /// The game a lone file is written for: the word after `game` on its first
 /// non-comment line (the file may not parse; this needs no parser).
-fn lone_game(text: &str) -> Option<String> {
+fn lone_game(text: &str) -> Option<(String, Span)> {
     let mut toks = crate::lex::tokens(text).into_iter().filter(|(t, _)| {
         !matches!(t, Ok(crate::lex::Token::Whitespace | crate::lex::Token::LineComment | crate::lex::Token::BlockComment))
     });
@@ -405,7 +430,29 @@ fn lone_game(text: &str) -> Option<String> {
         return None;
     }
     let (t, name) = toks.next()?;
-    (t == Ok(crate::lex::Token::Ident)).then(|| text[name.start..name.end].to_string())
+    (t == Ok(crate::lex::Token::Ident)).then(|| (text[name.start..name.end].to_string(), name))
+}
+
+/// The names of packs that could be required: loaded ones, `cards/*` on disk, embedded ones.
+fn known_packs(loaded: &[Compiled]) -> Vec<String> {
+    let mut names: Vec<String> = loaded.iter().map(|p| p.pack.name.clone()).collect();
+    if let Ok(rd) = std::fs::read_dir("cards") {
+        names.extend(rd.filter_map(Result::ok).filter(|e| e.path().join("pack.toml").exists()).map(|e| e.file_name().to_string_lossy().into_owned()));
+    }
+    names.extend(EMBEDDED.dirs().filter_map(|d| d.path().file_name()).map(|n| n.to_string_lossy().into_owned()));
+    names.sort();
+    names.dedup();
+    names
+}
+
+/// The span of `"needle"` after `key` in a TOML text (a `requires` entry).
+fn find_quoted(text: &str, key: &str, needle: &str) -> Span {
+    let from = text.find(key).unwrap_or(0);
+    let quoted = format!("\"{needle}\"");
+    match text[from..].find(&quoted) {
+        Some(i) => Span::new(from + i, from + i + quoted.len()),
+        None => find_value(text, key),
+    }
 }
 
 fn find_value(text: &str, key: &str) -> Span {

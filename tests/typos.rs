@@ -53,7 +53,7 @@ fn every_name_typo_in_shipped_cards_is_caught_at_the_token() {
                 tried += 1;
                 let before = session.diags.len();
                 let name = format!("typo_{tried}.fuda");
-                session.compile_source(PackSource { dir: None, manifest_path: name.clone(), manifest_text: None, files: vec![(name, mutated.into_bytes())] });
+                session.compile_source(PackSource { dir: None, manifest_path: name.clone(), manifest_text: None, files: vec![(name, mutated.into_bytes())], unreadable: Vec::new() });
                 let new = &session.diags[before..];
                 let hit = new.iter().any(|d| {
                     d.is_error() && d.primary.span.start <= at && at < d.primary.span.end.max(at + 1) && d.help.as_deref().is_some_and(|h| h.contains(&format!("`{word}`")))

@@ -105,8 +105,12 @@ impl<'a> Ctx<'a> {
                 let Some(schema) = t.fields.iter().find(|s| s.name == *name) else {
                     let candidates: Vec<&str> = t.fields.iter().map(|s| s.name.as_str()).chain(["number", "type", "keywords"]).collect();
                     let help = did_you_mean(name, candidates.iter().copied()).or_else(|| {
-                        let other = self.sym.card_types.iter().find(|(_, ct)| ct.fields.iter().any(|s| s.name == *name)).map(|(n, _)| n.clone());
-                        other.map(|o| format!("`{name}` is a field of `{o}` cards, not of this card's type"))
+                        let mut owners: Vec<&str> = self.sym.card_types.iter().filter(|(_, ct)| ct.fields.iter().any(|s| s.name == *name)).map(|(n, _)| n.as_str()).collect();
+                        owners.sort_unstable();
+                        (!owners.is_empty()).then(|| {
+                            let list = owners.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ");
+                            format!("`{name}` is a field of {list} cards, not of this card's type")
+                        })
                     });
                     let tname = t.id.split(':').next_back().unwrap_or(&t.id).to_string();
                     self.error(
@@ -258,8 +262,10 @@ impl<'a> Ctx<'a> {
             (FieldType::Stat(_), Ty::Of(Type::Number, _)) => Some("this composite stat takes a pair such as `3/2`".to_string()),
             _ => None,
         };
+        let composite = matches!(ty, FieldType::Stat(id) if self.sym.stats.values().any(|s| &s.id == id && s.components > 0));
+        let wanted = if composite { "a pair such as `3/2`" } else { describe(ty) };
         self.error(
-            Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, e.span, format!("field `{field}` takes {}, found {}", describe(ty), found.describe()), "wrong kind of value")
+            Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, e.span, format!("field `{field}` takes {wanted}, found {}", found.describe()), "wrong kind of value")
                 .with_help_opt(help),
         );
         None
@@ -316,7 +322,7 @@ impl<'a> Ctx<'a> {
                     _ => "costs and limits belong to activated and triggered abilities".to_string(),
                 };
                 self.error(
-                    Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, span, format!("a `{}` ability cannot have {what}", kind_word.name), "not allowed for this kind")
+                    Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, span, format!("{} `{}` ability cannot have {what}", article(&kind_word.name), kind_word.name), "not allowed for this kind")
                         .with_help(help),
                 );
                 continue;
@@ -329,7 +335,7 @@ impl<'a> Ctx<'a> {
         if matches!(sem, ir::Semantics::Triggered | ir::Semantics::Replacement) && trigger_ast.is_none() {
             let need = if sem == ir::Semantics::Triggered { "`when <event>`" } else { "`instead of <event>`" };
             self.error(
-                Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, kind_word.span, format!("a `{}` ability needs {need}", kind_word.name), "no trigger")
+                Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, kind_word.span, format!("{} `{}` ability needs {need}", if article(&kind_word.name) == "an" { "An" } else { "A" }, kind_word.name), "no trigger")
                     .with_help(format!("add {need} before the body")),
             );
         }
@@ -400,7 +406,7 @@ impl<'a> Ctx<'a> {
                 }
                 None => {
                     let names: Vec<&str> = ev.params.iter().map(|p| p.name.as_str()).collect();
-                    self.unknown(codes::RESOLVE_UNKNOWN_ARGUMENT, &format!("parameter of `{}`", t.event.name), &n.name, n.span, names);
+                    self.unknown_in(codes::RESOLVE_UNKNOWN_ARGUMENT, &format!("event `{}`", t.event.name), "parameter", &n.name, n.span, names);
                 }
             }
         }
@@ -408,6 +414,8 @@ impl<'a> Ctx<'a> {
         Some(ev)
     }
 }
+
+use crate::diagnostic::article;
 
 fn clause_span(c: &Clause) -> (crate::source::Span, &'static str) {
     match c {

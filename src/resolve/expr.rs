@@ -242,8 +242,8 @@ impl Ctx<'_> {
                 }
                 None => {
                     let names: Vec<&str> = event.params.iter().map(|p| p.name.as_str()).collect();
-                    let ev = event.id.clone();
-                    self.unknown(codes::RESOLVE_UNKNOWN_MEMBER, &format!("parameter of `{ev}`"), &name.name, name.span, names);
+                    let ev = short(&event.id).to_string();
+                    self.unknown_in(codes::RESOLVE_UNKNOWN_MEMBER, &format!("event `{ev}`"), "parameter", &name.name, name.span, names);
                     (Expr::Int(0), Ty::Unknown)
                 }
             };
@@ -495,6 +495,11 @@ impl Ctx<'_> {
             }
         }
     }
+}
+
+/// An id without its pack qualifier, for messages.
+pub fn short(id: &str) -> &str {
+    id.rsplit(':').next().unwrap_or(id)
 }
 
 fn binop(op: Option<ir::Op>, lhs: Expr, rhs: Expr) -> Expr {

@@ -39,8 +39,11 @@ pub struct PackMeta {
     pub game: String,
     /// Packs it requires.
     pub requires: Vec<String>,
-    /// Where the manifest is (for diagnostics about the pack as a whole).
+    /// Where the pack is named (its `pack.toml` name, or a lone file's `game` header): for
+    /// diagnostics about the pack as a whole.
     pub manifest: Option<(FileId, Span)>,
+    /// Where each requirement is written, in `requires` order.
+    pub requires_at: Vec<(FileId, Span)>,
 }
 
 /// A compiled pack and what packs that require it need.
@@ -66,7 +69,10 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
     let mut has_ruleset = false;
     let mut declared_any = false;
 
-    // Pass 0: game headers; pass 1: declare every name.
+    // Pass 0: game headers; pass 1: declare every name. Declarations that others refer to
+    // (zones, states, stats, moments, card types) go first, so order in the source matters only
+    // where it means something: layers apply in the order they are written.
+    let mut all_decls: Vec<(FileId, &Decl)> = Vec::new();
     for unit in units {
         check_header(meta, unit, sources, diags);
         for it in &unit.items {
@@ -86,11 +92,12 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                 _ => continue,
             };
             declared_any |= !decls.is_empty();
-            let mut dec = symbols::Declarer { sym: &mut sym, ruleset: &mut ruleset, diags, pack: meta.name.clone(), file: unit.file };
-            for d in decls {
-                dec.declare(d);
-            }
+            all_decls.extend(decls.iter().map(|d| (unit.file, d)));
         }
+    }
+    all_decls.sort_by_key(|(_, d)| declaration_rank(d));
+    for (file, d) in all_decls {
+        symbols::Declarer { sym: &mut sym, ruleset: &mut ruleset, diags, pack: meta.name.clone(), file }.declare(d);
     }
     if !ruleset.numbers.is_empty() {
         sym.number_rules = ruleset.numbers.clone();
@@ -98,12 +105,18 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
     if !ruleset.names.is_empty() {
         sym.name_rules = ruleset.names.clone();
     }
-    if !has_ruleset && deps.iter().all(|d| d.pack.ruleset.as_ref().is_none_or(|r| r.zones.is_empty()) && d.symbols.game.is_empty()) {
-        let (file, span) = meta.manifest.unwrap_or((units.first().map(|u| u.file).unwrap_or_default(), Span::default()));
-        diags.push(
-            Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("no ruleset for game `{}` is loaded", meta.game), "this pack needs its game's ruleset")
-                .with_help(format!("add `requires = [\"{}\"]` to pack.toml, or put a `game {} {{ … }}` ruleset in the pack", meta.game, meta.game)),
-        );
+    let no_ruleset = !has_ruleset && deps.iter().all(|d| d.symbols.game.is_empty());
+    if no_ruleset {
+        // A missing requirement or a broken file was reported already: say nothing more.
+        let requirement_missing = deps.len() < meta.requires.len();
+        let broken = diags.iter().any(|d| d.is_error() && units.iter().any(|u| u.file == d.primary.file));
+        if !requirement_missing && !broken {
+            let (file, span) = meta.manifest.unwrap_or((units.first().map(|u| u.file).unwrap_or_default(), Span::default()));
+            diags.push(
+                Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("no ruleset for game `{}` is loaded", meta.game), "this pack needs its game's ruleset")
+                    .with_help(format!("add `requires = [\"{}\"]` to pack.toml, or put a `game {} {{ … }}` ruleset in the pack", meta.game, meta.game)),
+            );
+        }
     }
     if has_ruleset {
         sym.game = meta.game.clone();
@@ -163,10 +176,10 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
         }
     }
 
-    // Pass 3: cards.
+    // Pass 3: cards (not without a ruleset: every name would be unknown).
     let mut cards = Vec::new();
     let mut numbers: HashMap<String, (FileId, Span)> = HashMap::new();
-    for unit in units {
+    for unit in units.iter().filter(|_| !no_ruleset) {
         for it in &unit.items {
             let Item::Card(c) = &it.item else { continue };
             let mut ctx = Ctx::new(&sym, unit.file, diags);
@@ -180,7 +193,11 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                         codes::PACK_DUPLICATE_NUMBER,
                         unit.file,
                         number_span,
-                        format!("card number `{}` is used twice in pack `{}`", checked.card.number, meta.name),
+                        if checked.card.number == checked.card.normalized_number {
+                            format!("card number `{}` is used twice in pack `{}`", checked.card.number, meta.name)
+                        } else {
+                            format!("card number `{}` (normalized `{}`) is used twice in pack `{}`", checked.card.number, checked.card.normalized_number, meta.name)
+                        },
                         "second use",
                     )
                     .with_related(Label::new(*pf, *ps, "first used here"))
@@ -223,7 +240,7 @@ pub fn check_exact_names(packs: &[&Compiled], diags: &mut Vec<Diagnostic>) {
         for (file, name, span) in &p.exact_names {
             let n = crate::normalize::apply(rules, name);
             if !known.contains(&n) {
-                let help = did_you_mean(&n, known.iter().map(String::as_str)).or_else(|| Some("to match names containing this text, use `name contains \"…\"` (PMV 12.3.1)".into()));
+                let help = did_you_mean(&n, known.iter().map(String::as_str)).or_else(|| Some("to match names containing this text, use `name contains \"…\"`".into()));
                 diags.push(
                     Diagnostic::warning(codes::CHECK_UNKNOWN_CARD_NAME, *file, *span, format!("no loaded card is named exactly `{name}`"), "no such card")
                         .with_help_opt(help),
@@ -244,13 +261,35 @@ fn check_header(meta: &PackMeta, unit: &SourceUnit, sources: &SourceMap, diags: 
             // Only complain when the file parsed at all: a syntax error already said something.
             let text = &sources.get(unit.file).text;
             if first.is_some() || text.trim().is_empty() {
-                let span = unit.items.first().map(|i| Span::new(i.span.start, i.span.start)).unwrap_or_default();
+                // Label the first word of the first item: that is where `game …` belongs.
+                let span = unit
+                    .items
+                    .first()
+                    .map(|i| {
+                        let word = text[i.span.start..].split(|c: char| c.is_whitespace() || c == '"' || c == '{').next().unwrap_or("");
+                        Span::new(i.span.start, i.span.start + word.len())
+                    })
+                    .unwrap_or_default();
                 diags.push(
                     Diagnostic::error(codes::PACK_GAME_HEADER, unit.file, span, "a fuda file starts with the game it is written for", "no `game` line before this")
                         .with_help(format!("start the file with `game {}`", meta.game)),
                 );
             }
         }
+    }
+}
+
+/// The order declarations are read in: what others refer to comes first (a stable sort keeps
+/// source order within a rank, so layers keep theirs).
+fn declaration_rank(d: &Decl) -> u8 {
+    match d {
+        Decl::Players(..) | Decl::Zone(_) => 0,
+        Decl::State(_) => 1,
+        Decl::Stat(s) if s.components.is_empty() => 2,
+        Decl::Stat(_) => 3,
+        Decl::Moment(_) => 4,
+        Decl::CardType(_) => 5,
+        _ => 6,
     }
 }
 

@@ -172,6 +172,12 @@ impl<'a> Ctx<'a> {
         let help = did_you_mean(name, candidates);
         self.error(Diagnostic::error(code, self.file, span, format!("unknown {what} `{name}`"), format!("no {what} of this name")).with_help_opt(help));
     }
+
+    /// Reports a name that `owner` (an event, a verb, a card type) does not have.
+    pub fn unknown_in<'n>(&mut self, code: crate::diagnostic::Code, owner: &str, what: &str, name: &str, span: Span, candidates: impl IntoIterator<Item = &'n str>) {
+        let help = did_you_mean(name, candidates);
+        self.error(Diagnostic::error(code, self.file, span, format!("{owner} has no {what} `{name}`"), format!("no such {what}")).with_help_opt(help));
+    }
 }
 
 fn type_help(ty: &Ty, expected: &[Type]) -> Option<String> {

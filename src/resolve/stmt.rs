@@ -8,6 +8,14 @@ use crate::ir::{self, Duration, Expr, Stmt, Type};
 use crate::source::Span;
 use std::collections::BTreeMap;
 
+/// The span of a written duration.
+fn duration_span(d: &ast::Duration) -> Span {
+    match d {
+        ast::Duration::Until(m) => m.span,
+        ast::Duration::While(e) => e.span,
+    }
+}
+
 impl Ctx<'_> {
     /// Checks a block in its own scope.
     pub fn block(&mut self, b: &ast::Block) -> Vec<Stmt> {
@@ -69,7 +77,8 @@ impl Ctx<'_> {
                     Some(i) => i,
                     None => {
                         let names: Vec<&str> = callee.params.iter().map(|p| p.name.as_str()).collect();
-                        self.unknown(codes::RESOLVE_UNKNOWN_ARGUMENT, &format!("argument of {what}"), &n.name, n.span, names);
+                        self.unknown_in(codes::RESOLVE_UNKNOWN_ARGUMENT, what, "parameter", &n.name, n.span, names);
+                        self.expr(&a.value);
                         continue;
                     }
                 },
@@ -80,6 +89,7 @@ impl Ctx<'_> {
                 }
             };
             let Some(p) = callee.params.get(idx) else {
+                self.expr(&a.value);
                 self.error(Diagnostic::error(
                     codes::RESOLVE_WRONG_ARITY,
                     self.file,
@@ -183,7 +193,7 @@ impl Ctx<'_> {
                     Some(_) => {
                         self.error(
                             Diagnostic::error(codes::RESOLVE_UNKNOWN_STATE, self.file, state.span, format!("`{}` belongs to a group of states and cannot be cleared", state.name), "not a flag state")
-                                .with_help(format!("put the card in another state of its group with `becomes`")),
+                                .with_help("put the card in another state of its group with `becomes`"),
                         );
                         return None;
                     }
@@ -243,7 +253,7 @@ impl Ctx<'_> {
                 for f in fields {
                     let Some(schema) = t.fields.iter().find(|sf| sf.name == f.name.name) else {
                         let names: Vec<&str> = t.fields.iter().map(|sf| sf.name.as_str()).collect();
-                        self.unknown(codes::CHECK_UNKNOWN_FIELD, &format!("field of `{}`", ty.name), &f.name.name, f.name.span, names);
+                        self.unknown_in(codes::CHECK_UNKNOWN_FIELD, &format!("card type `{}`", ty.name), "field", &f.name.name, f.name.span, names);
                         continue;
                     };
                     let Some(ast::FieldValue::Expr(v)) = f.values.first() else { continue };
@@ -287,6 +297,7 @@ impl Ctx<'_> {
                     let id = z.id.clone();
                     return Some(Stmt::AliasZone { zone: self.zone(subject), becomes: id, duration });
                 }
+                self.expr(subject);
                 let names: Vec<&str> = self.sym.states.keys().chain(self.sym.zones.keys()).map(String::as_str).collect();
                 self.unknown(codes::RESOLVE_UNKNOWN_STATE, "state or zone", &name.name, name.span, names);
                 return None;
@@ -311,8 +322,9 @@ impl Ctx<'_> {
                 None => match self.sym.layer_ops.get(op) {
                     Some(id) => id.clone(),
                     None => {
-                        let ops: Vec<&str> = self.sym.layer_ops.keys().map(String::as_str).collect();
-                        let help = if ops.is_empty() { "the ruleset declares no layer operators".to_string() } else { format!("the ruleset's operators are {}", ops.join(", ")) };
+                        let mut ops: Vec<&str> = self.sym.layer_ops.keys().map(String::as_str).collect();
+                        ops.sort_unstable();
+                        let help = if ops.is_empty() { "the ruleset declares no layer operators".to_string() } else { format!("the ruleset's operators are {}", ops.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")) };
                         self.error(
                             Diagnostic::error(codes::RESOLVE_UNKNOWN_OPERATOR, self.file, op_span, format!("no layer of the ruleset is selected by `{op}`"), "unknown operator")
                                 .with_help(help),
@@ -377,8 +389,12 @@ impl Ctx<'_> {
             if !matches!(op.as_str(), "=" | "+=" | "-=") {
                 self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_OPERATOR, self.file, op_span, format!("counters take `=`, `+=` or `-=`, not `{op}`"), "not a counter operator"));
             }
-            if m.duration.is_some() || m.layer.is_some() {
-                self.error(Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, m.value.span, "a counter change has no duration or layer", "counters are plain numbers"));
+            let extra = m.duration.as_ref().map(duration_span).or(m.layer.as_ref().map(|l| l.span));
+            if let Some(span) = extra {
+                self.error(
+                    Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, span, format!("a counter change has no duration or layer: `{}` is a counter", m.member.name), "not for counters")
+                        .with_help("counters are plain numbers: remove this"),
+                );
             }
             let value = self.number(&m.value);
             return Some(Stmt::Count { subject, counter: c.id, op: op.clone(), value });

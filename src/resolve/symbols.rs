@@ -196,8 +196,6 @@ pub const ATTRIBUTE_FLAGS: &[&str] = &["unnegatable", "carried", "response"];
 pub const NORM_RULES: &[&str] = &["nfkc", "fold_spaces", "remove_spaces", "trim", "uppercase", "lowercase", "strip_prefix", "strip_suffix"];
 /// Core deck rules.
 pub const DECK_RULES: &[&str] = &["size", "min_size", "max_size", "copies", "max"];
-/// Core operators a layer may claim.
-pub const OPERATORS: &[&str] = &["=", "+=", "-=", "*=", ":=", "<->"];
 /// Fields every card has.
 pub const COMMON_FIELDS: &[&str] = &["number", "type", "keywords", "name"];
 
@@ -254,7 +252,13 @@ impl Declarer<'_> {
     fn invalid(&mut self, span: Span, what: &str, got: &str, allowed: &[&str]) {
         let help = did_you_mean(got, allowed.iter().copied()).unwrap_or_else(|| format!("one of: {}", allowed.join(", ")));
         self.diags.push(
-            Diagnostic::error(codes::RESOLVE_INVALID_DECLARATION, self.file, span, format!("`{got}` is not a {what} the core knows"), format!("not a {what}"))
+            Diagnostic::error(
+                codes::RESOLVE_INVALID_DECLARATION,
+                self.file,
+                span,
+                format!("`{got}` is not {} {what} the core knows", crate::diagnostic::article(what)),
+                format!("not {} {what}", crate::diagnostic::article(what)),
+            )
                 .with_help(help),
         );
     }
@@ -389,17 +393,17 @@ impl Declarer<'_> {
                 }
                 let layer = ir::Layer { name: self.labelled(&l.named), ops: l.ops.iter().map(|(o, _)| o.clone()).collect() };
                 for (op, span) in &l.ops {
-                    if !OPERATORS.contains(&op.as_str()) {
-                        self.invalid(*span, "layer operator", op, OPERATORS);
-                    } else if let Some(prev) = self.sym.layer_ops.get(op) {
-                        self.diags.push(Diagnostic::error(
-                            codes::RESOLVE_DUPLICATE_DECLARATION,
-                            self.file,
-                            *span,
-                            format!("operator `{op}` already selects layer `{prev}`"),
-                            "claimed twice",
-                        ));
+                    // The grammar only accepts the core operators; a second claim is the error.
+                    let key = ("operator".to_string(), op.clone());
+                    if let Some(prev) = self.sym.origins.get(&key).copied() {
+                        let owner = self.sym.layer_ops.get(op).map(|id| id.rsplit(':').next().unwrap_or(id).to_string()).unwrap_or_default();
+                        self.diags.push(
+                            Diagnostic::error(codes::RESOLVE_DUPLICATE_DECLARATION, self.file, *span, format!("operator `{op}` already selects layer `{owner}`"), "claimed again here")
+                                .with_related(Label::new(prev.file, prev.span, "first claimed here"))
+                                .with_help("each operator selects one layer"),
+                        );
                     } else {
+                        self.sym.origins.insert(key, Origin { file: self.file, span: *span });
                         self.sym.layer_ops.insert(op.clone(), layer.name.id.clone());
                     }
                 }
@@ -579,8 +583,12 @@ impl Declarer<'_> {
                                 continue;
                             }
                         },
+                        ("copies", Some(q)) => {
+                            self.invalid(q.span, "copies qualifier", &q.name, &["per_number", "per_name"]);
+                            continue;
+                        }
                         (name, _) => {
-                            self.invalid(r.span, "deck rule", name, &["size N", "min_size N", "max_size N", "copies N per_number", "copies N per_name", "max N <card_type>"]);
+                            self.invalid(r.name.span, "deck rule", name, &["size", "min_size", "max_size", "copies", "max"]);
                             continue;
                         }
                     };
