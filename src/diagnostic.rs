@@ -75,8 +75,8 @@ impl Diagnostic {
         Diagnostic {
             code,
             severity: Severity::Error,
-            message: message.into(),
-            primary: Label::new(file, span, label),
+            message: clip(message.into()),
+            primary: Label::new(file, span, clip(label.into())),
             help: None,
             related: Vec::new(),
         }
@@ -87,12 +87,12 @@ impl Diagnostic {
     }
     /// Adds a suggestion.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
-        self.help = Some(help.into());
+        self.help = Some(clip(help.into()));
         self
     }
     /// Adds a suggestion when there is one.
     pub fn with_help_opt(mut self, help: Option<String>) -> Self {
-        self.help = help;
+        self.help = help.map(clip);
         self
     }
     /// Adds a related place.
@@ -104,6 +104,22 @@ impl Diagnostic {
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
     }
+}
+
+/// Longest message kept: a hostile file can hold a megabyte-long name.
+const MAX_MESSAGE: usize = 400;
+
+/// Shortens a text longer than [`MAX_MESSAGE`] bytes, at a character boundary.
+fn clip(mut text: String) -> String {
+    if text.len() > MAX_MESSAGE {
+        let mut end = MAX_MESSAGE;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        text.truncate(end);
+        text.push('…');
+    }
+    text
 }
 
 /// Sorts diagnostics by file, position and code, so output is stable.
@@ -131,14 +147,45 @@ impl RenderOptions {
     }
 }
 
+/// Columns beyond this are not drawn with an excerpt (the renderer pads labels to the
+/// column, and a line of megabytes cannot be shown usefully anyway).
+const MAX_EXCERPT_COLUMN: usize = 1000;
+
 /// Renders one diagnostic as text, with the source excerpt and labels.
 pub fn render(diag: &Diagnostic, sources: &SourceMap, options: RenderOptions) -> String {
+    let far = std::iter::once(&diag.primary).chain(&diag.related).any(|l| {
+        let file = sources.get(l.file);
+        file.line_col(l.span.start).1 > MAX_EXCERPT_COLUMN || file.line_col(l.span.end).1 > MAX_EXCERPT_COLUMN
+    });
+    if far {
+        return render_plain(diag, sources);
+    }
     let theme = if options.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
     let handler = GraphicalReportHandler::new_themed(theme).without_syntax_highlighting().with_width(options.width);
     let report = Report::new(diag, sources);
     let mut out = String::new();
     if handler.render_report(&mut out, &report).is_err() {
         out = format!("{}: {}\n", diag.code, diag.message);
+    }
+    out
+}
+
+/// `file:line:col: severity[code]: message`, then the help: for places too far along a line
+/// to draw an excerpt of.
+fn render_plain(diag: &Diagnostic, sources: &SourceMap) -> String {
+    let mut out = String::new();
+    let sev = if diag.is_error() { "error" } else { "warning" };
+    for (i, l) in std::iter::once(&diag.primary).chain(&diag.related).enumerate() {
+        let file = sources.get(l.file);
+        let (line, col) = file.line_col(l.span.start);
+        if i == 0 {
+            out.push_str(&format!("{}:{line}:{col}: {sev}[{}]: {} ({})\n", file.path, diag.code, diag.message, l.message));
+        } else {
+            out.push_str(&format!("  {}:{line}:{col}: {}\n", file.path, l.message));
+        }
+    }
+    if let Some(h) = &diag.help {
+        out.push_str(&format!("  help: {h}\n"));
     }
     out
 }

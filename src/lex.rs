@@ -107,13 +107,17 @@ pub type Spanned = (Result<Token, ()>, Span);
 
 /// Every token of `src`, trivia included. Their slices concatenate to `src`.
 pub fn tokens(src: &str) -> Vec<Spanned> {
+    token_iter(src).collect()
+}
+
+/// The tokens of `src` one at a time, for callers that stop early.
+pub fn token_iter(src: &str) -> impl Iterator<Item = Spanned> + '_ {
     let mut lex = Token::lexer(src);
-    let mut out = Vec::new();
-    while let Some(tok) = lex.next() {
+    std::iter::from_fn(move || {
+        let tok = lex.next()?;
         let r = lex.span();
-        out.push((tok.map_err(|_| ()), Span::new(r.start, r.end)));
-    }
-    out
+        Some((tok.map_err(|_| ()), Span::new(r.start, r.end)))
+    })
 }
 
 /// The kind of a top-level item, from its first word.
@@ -153,7 +157,8 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
     let mut links: Vec<usize> = vec![0]; // `else if` links of the `if` at each bracket depth
     let mut line_start = true;
     let mut prev_word: Option<&str> = None;
-    let mut prev_kind: Option<Token> = None;
+    let mut prev_operand = false; // the previous token ends an operand, so `-` is binary
+    let mut prev_ends = false; // … and is not a connector (`on`, `of`, `up to`)
     let mut item_ok = true;
     let mut pending_err = false;
 
@@ -248,72 +253,72 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             }
             _ => {}
         }
-        // Prefix words and choices nest in the parser without brackets; bound
-        // how many follow one another before a statement boundary.
-        let operand_before = matches!(prev_kind, Some(Token::Integer | Token::String | Token::Close))
-            || (prev_kind == Some(Token::Ident) && !is_keyword(prev_word.unwrap_or("")));
-        // An operand right after another at the statement's own level (`destroy t  draw -1`)
-        // ends the expression before it: nothing before it can nest deeper.
-        let at_base = stack.last().is_none_or(|(c, _)| *c == '{');
-        let ends_operand = (operand_before && !CONNECTORS.contains(&prev_word.unwrap_or("")))
-            || (prev_kind == Some(Token::Ident) && OPERAND_KEYWORDS.contains(&prev_word.unwrap_or("")));
-        let starts_operand = matches!(tok, Token::Integer | Token::String)
-            || (tok == Token::Ident && !CONNECTORS.contains(&text) && !INFIX_WORDS.contains(&text));
-        if at_base && ends_operand && starts_operand && quantity_pending.is_none() && !after_quantity {
-            chain = 0;
-        }
-        after_quantity = false;
-        if quantity_pending == Some(stack.len())
-            && (tok == Token::Integer || (tok == Token::Ident && !CONNECTORS.contains(&text) && !is_keyword(text)))
-        {
-            quantity_pending = None;
-            after_quantity = true;
-        }
-        let choice = matches!(text, "target" | "choose" | "search");
-        let nests = text == "not" || choice || (text == "-" && !operand_before);
-        if nests {
-            chain += 1;
-            if choice && quantity_pending.is_none() {
-                quantity_pending = Some(stack.len());
+        if item_ok {
+            // Prefix words and choices nest in the parser without brackets; bound
+            // how many follow one another before a statement boundary.
+            let word = tok == Token::Ident;
+            let keyword = word && is_keyword(text);
+            let connector = word && CONNECTORS.contains(&text);
+            // An operand right after another at the statement's own level (`destroy t  draw -1`)
+            // ends the expression before it: nothing before it can nest deeper.
+            let at_base = stack.last().is_none_or(|(c, _)| *c == '{');
+            let starts = matches!(tok, Token::Integer | Token::String) || (word && !connector && !INFIX_WORDS.contains(&text));
+            if at_base && prev_ends && starts && quantity_pending.is_none() && !after_quantity {
+                chain = 0;
             }
-            if chain > MAX_CHAIN && item_ok {
-                diags.push(too_deep(file, *span, "prefix operators or choices in one statement", MAX_CHAIN));
-                item_ok = false;
+            after_quantity = false;
+            if quantity_pending == Some(stack.len()) && (tok == Token::Integer || (word && !connector && !keyword)) {
+                quantity_pending = None;
+                after_quantity = true;
             }
-        } else if matches!(text, "{" | "}" | ";") || STATEMENT_WORDS.contains(&text) {
-            chain = 0;
-            quantity_pending = None;
-        }
-        // `may may … stmt` and `x.a.b…` are flat in the grammar but deepen later phases.
-        if text == "may" {
-            mays = if mays.1 == depth_before { (mays.0 + 1, depth_before) } else { (1, depth_before) };
-            if mays.0 > MAX_CHAIN && item_ok {
-                diags.push(too_deep(file, *span, "`may` in a row", MAX_CHAIN));
-                item_ok = false;
-            }
-        } else if depth_before == mays.1 && text != "(" {
-            mays.0 = 0;
-        }
-        if text == "." {
-            members += 1;
-            if members > MAX_CHAIN && item_ok {
-                diags.push(too_deep(file, *span, "`.member` accesses in a row", MAX_CHAIN));
-                item_ok = false;
-            }
-        } else if !(tok == Token::Ident && prev_word == Some(".")) {
-            members = 0;
-        }
-        // `else if` chains are flat too; bound their length all the same.
-        if text == "if" {
-            if let Some(n) = links.last_mut() {
-                *n = if prev_word == Some("else") { *n + 1 } else { 0 };
-                if *n > MAX_LINKS && item_ok {
-                    diags.push(too_deep(file, *span, "`else if` links in one `if`", MAX_LINKS));
+            let choice = matches!(text, "target" | "choose" | "search");
+            let nests = text == "not" || choice || (text == "-" && !prev_operand);
+            if nests {
+                chain += 1;
+                if choice && quantity_pending.is_none() {
+                    quantity_pending = Some(stack.len());
+                }
+                if chain > MAX_CHAIN {
+                    diags.push(too_deep(file, *span, "prefix operators or choices in one statement", MAX_CHAIN));
                     item_ok = false;
                 }
+            } else if matches!(text, "{" | "}" | ";") || (word && STATEMENT_WORDS.contains(&text)) {
+                chain = 0;
+                quantity_pending = None;
             }
+            // `may may … stmt` and `x.a.b…` are flat in the grammar but deepen later phases.
+            if text == "may" {
+                mays = if mays.1 == depth_before { (mays.0 + 1, depth_before) } else { (1, depth_before) };
+                if mays.0 > MAX_CHAIN && item_ok {
+                    diags.push(too_deep(file, *span, "`may` in a row", MAX_CHAIN));
+                    item_ok = false;
+                }
+            } else if depth_before == mays.1 && text != "(" {
+                mays.0 = 0;
+            }
+            if text == "." {
+                members += 1;
+                if members > MAX_CHAIN && item_ok {
+                    diags.push(too_deep(file, *span, "`.member` accesses in a row", MAX_CHAIN));
+                    item_ok = false;
+                }
+            } else if !(word && prev_word == Some(".")) {
+                members = 0;
+            }
+            // `else if` chains are flat too; bound their length all the same.
+            if text == "if" {
+                if let Some(n) = links.last_mut() {
+                    *n = if prev_word == Some("else") { *n + 1 } else { 0 };
+                    if *n > MAX_LINKS && item_ok {
+                        diags.push(too_deep(file, *span, "`else if` links in one `if`", MAX_LINKS));
+                        item_ok = false;
+                    }
+                }
+            }
+            // What a following `-` (binary after an operand) and boundary test see.
+            prev_operand = matches!(tok, Token::Integer | Token::String | Token::Close) || (word && !keyword);
+            prev_ends = (prev_operand && !connector) || (keyword && OPERAND_KEYWORDS.contains(&text));
         }
-        prev_kind = Some(tok);
         prev_word = Some(text);
         close_item(&mut items, span.end, item_ok);
     }

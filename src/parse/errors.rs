@@ -35,7 +35,8 @@ pub fn syntax_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file:
 /// The span of the token that starts at (or after trivia following) `pos`.
 fn token_at(src: &str, pos: usize) -> Span {
     let rest = &src[pos.min(src.len())..];
-    for (tok, span) in lex::tokens(rest) {
+    // Lazily: a file may hold thousands of errors, and the rest of it be long.
+    for (tok, span) in lex::token_iter(rest) {
         match tok {
             Ok(lex::Token::Whitespace | lex::Token::LineComment | lex::Token::BlockComment) => continue,
             _ => return span.shift(pos),
