@@ -379,15 +379,18 @@ impl JsonDiagnostic {
 
 // ───────────────────────────── suggestions ─────────────────────────────
 
-/// The declared name closest to `name`, if one is close enough to be a likely typo.
+/// The declared name closest to `name`, if one is close enough to be a likely typo. Ties go
+/// to the candidate of the closest length, then to the first in alphabetical order.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let limit = (name.chars().count() / 3).max(1) + 1;
+    let len = name.chars().count();
+    let limit = (len / 3).max(1) + 1;
     candidates
         .into_iter()
-        .map(|c| (edit_distance(name, c), c))
-        .filter(|(d, _)| *d <= limit)
-        .min_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)))
-        .map(|(_, c)| c)
+        .filter(|c| *c != name)
+        .map(|c| (edit_distance(name, c), c.chars().count().abs_diff(len), c))
+        .filter(|(d, _, _)| *d <= limit)
+        .min()
+        .map(|(_, _, c)| c)
 }
 
 /// "a" or "an" before a word (by its first letter).
@@ -403,18 +406,40 @@ pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str
     closest(name, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
-/// Levenshtein distance over Unicode scalar values (names are short).
+/// Edit distance over Unicode scalar values, counting a swap of two neighbours as one edit
+/// (optimal string alignment: `pvm` is one edit from `pmv`).
 pub fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
     let b: Vec<char> = b.chars().collect();
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    let mut cur = vec![0; b.len() + 1];
-    for (i, ca) in a.chars().enumerate() {
-        cur[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let cost = usize::from(ca != *cb);
-            cur[j + 1] = (prev[j] + cost).min(prev[j + 1] + 1).min(cur[j] + 1);
-        }
-        std::mem::swap(&mut prev, &mut cur);
+    let w = b.len() + 1;
+    let mut d = vec![0usize; (a.len() + 1) * w];
+    for (j, cell) in d.iter_mut().enumerate().take(w) {
+        *cell = j;
     }
-    prev[b.len()]
+    for i in 1..=a.len() {
+        d[i * w] = i;
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                v = v.min(d[(i - 2) * w + j - 2] + 1);
+            }
+            d[i * w + j] = v;
+        }
+    }
+    d[a.len() * w + b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn transpositions_are_one_edit() {
+        assert_eq!(edit_distance("pvm", "pmv"), 1);
+        assert_eq!(edit_distance("atacks", "attacks"), 1);
+        assert_eq!(closest("pvm", ["pm", "pmv", "ws"]), Some("pmv"));
+        assert_eq!(closest("undrworld", ["underworld", "field"]), Some("underworld"));
+        assert_eq!(closest("xyz", ["underworld"]), None);
+    }
 }

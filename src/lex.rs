@@ -157,6 +157,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
     let mut links: Vec<usize> = vec![0]; // `else if` links of the `if` at each bracket depth
     let mut line_start = true;
     let mut prev_word: Option<&str> = None;
+    let mut suspect: Option<Span> = None;
     let mut prev_operand = false; // the previous token ends an operand, so `-` is binary
     let mut prev_ends = false; // … and is not a connector (`on`, `of`, `up to`)
     let mut item_ok = true;
@@ -202,7 +203,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             && (stack.is_empty() || (at_column0 && (text == "card" || text == "game")));
         if starts_item {
             if let Some((_, open)) = stack.first().copied() {
-                diags.push(unclosed(file, open));
+                diags.push(unclosed(file, open, suspect));
                 close_item(&mut items, span.start, false);
                 stack.clear();
                 links.truncate(1);
@@ -214,6 +215,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             };
             items.push(Item { kind, span: *span, parse: true });
             item_ok = true;
+            suspect = None;
             chain = 0;
             quantity_pending = None;
             mays.0 = 0;
@@ -243,7 +245,15 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                 if quantity_pending.is_some_and(|d| d > depth_before.saturating_sub(1)) {
                     quantity_pending = None;
                 }
-                if stack.pop().is_none() && item_ok {
+                let popped = stack.pop();
+                if let Some((_, open)) = popped {
+                    // A `}` first on its line but indented unlike its opener's line suggests
+                    // that some brace in between was never closed: remember the first such opener.
+                    if suspect.is_none() && first_on_line(src, span.start) && indent_of(src, span.start) != indent_of(src, open.start) {
+                        suspect = Some(open);
+                    }
+                }
+                if popped.is_none() && item_ok {
                     diags.push(
                         Diagnostic::error(codes::LEX_UNMATCHED_CLOSE, file, *span, format!("unmatched `{text}`"), "nothing to close here")
                             .with_help("remove it, or add the opening bracket it belongs to"),
@@ -323,10 +333,22 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         close_item(&mut items, span.end, item_ok);
     }
     if let Some((_, open)) = stack.first().copied() {
-        diags.push(unclosed(file, open));
+        diags.push(unclosed(file, open, suspect));
         close_item(&mut items, src.len(), false);
     }
     items
+}
+
+/// Whether only whitespace precedes `pos` on its line.
+fn first_on_line(src: &str, pos: usize) -> bool {
+    let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
+    src[start..pos].chars().all(|c| c == ' ' || c == '\t' || c == '\u{3000}')
+}
+
+/// The indentation (in bytes) of the line holding `pos`.
+fn indent_of(src: &str, pos: usize) -> usize {
+    let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
+    src[start..].len() - src[start..].trim_start_matches([' ', '\t', '\u{3000}']).len()
 }
 
 /// Words that start a statement: a nesting chain cannot cross them.
@@ -375,9 +397,15 @@ fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {
     }
 }
 
-fn unclosed(file: FileId, open: Span) -> Diagnostic {
-    Diagnostic::error(codes::LEX_UNCLOSED, file, open, "unclosed bracket", "opened here and never closed")
-        .with_help("add the matching closing bracket")
+/// An unclosed bracket. `suspect`, when the indentation points at an inner bracket that lost its
+/// closing one, is labelled first: that is where the fix goes.
+fn unclosed(file: FileId, outermost: Span, suspect: Option<Span>) -> Diagnostic {
+    match suspect {
+        Some(inner) if inner != outermost => Diagnostic::error(codes::LEX_UNCLOSED, file, inner, "unclosed bracket", "this one seems never closed")
+            .with_related(crate::diagnostic::Label::new(file, outermost, "so this one is still open at the end"))
+            .with_help("add the closing bracket where this block ends (the indentation of a later `}` does not match its line)"),
+        _ => Diagnostic::error(codes::LEX_UNCLOSED, file, outermost, "unclosed bracket", "opened here and never closed").with_help("add the matching closing bracket"),
+    }
 }
 
 fn too_deep(file: FileId, span: Span, what: &str, limit: usize) -> Diagnostic {

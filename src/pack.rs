@@ -338,8 +338,11 @@ impl Session {
         let Some((game, game_span)) = lone_game(&text) else {
             // Still report the file's syntax errors, then say what is missing.
             parse::parse_file(&text, id, &mut self.diags);
+            let first = crate::lex::token_iter(&text)
+                .find(|(t, _)| !matches!(t, Ok(crate::lex::Token::Whitespace | crate::lex::Token::LineComment | crate::lex::Token::BlockComment)))
+                .map_or(Span::default(), |(_, s)| s);
             self.diags.push(
-                Diagnostic::error(codes::PACK_GAME_HEADER, id, Span::default(), "a fuda file starts with the game it is written for", "no `game` line at the top")
+                Diagnostic::error(codes::PACK_GAME_HEADER, id, first, "a fuda file starts with the game it is written for", "no `game` line before this")
                     .with_help("start the file with `game pmv` (or the id of its game), or put it in a pack folder"),
             );
             return None;

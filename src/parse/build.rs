@@ -47,9 +47,12 @@ impl<'d> Builder<'d> {
         Builder { file, offset, diags, depth: 0, failed: false }
     }
 
+    /// The span of a pair, without the trailing whitespace and comments pest's implicit
+    /// skipping may leave inside it (so a label ends at the last token).
     pub(super) fn span(&self, pair: &P) -> Span {
         let s = pair.as_span();
-        Span::new(s.start() + self.offset, s.end() + self.offset)
+        let text = s.as_str();
+        Span::new(s.start() + self.offset, s.start() + trimmed_len(text) + self.offset)
     }
 
     pub(super) fn ident(&self, pair: P) -> Ident {
@@ -703,6 +706,49 @@ impl<'d> Builder<'d> {
     fn postfix(&mut self, pair: P) -> Expr {
         expr::postfix(self, pair)
     }
+}
+
+/// The length of `text` without trailing whitespace and comments.
+fn trimmed_len(text: &str) -> usize {
+    let ends_in_trivia = |t: &str| t.ends_with(|c: char| c.is_whitespace() || c == '\u{feff}') || t.ends_with("*/");
+    if !ends_in_trivia(text) {
+        return text.len();
+    }
+    let mut t = text;
+    loop {
+        t = t.trim_end_matches(|c: char| c.is_whitespace() || c == '\u{feff}');
+        if t.ends_with("*/") {
+            if let Some(open) = t.rfind("/*") {
+                t = &t[..open];
+                continue;
+            }
+        }
+        // A line comment ending the last line: `//` outside a string on that line.
+        let line_start = t.rfind('\n').map_or(0, |i| i + 1);
+        match line_comment_start(&t[line_start..]) {
+            Some(i) => t = &t[..line_start + i],
+            None => return t.len(),
+        }
+    }
+}
+
+/// Where a line comment starts in one line, if it has one outside strings.
+fn line_comment_start(line: &str) -> Option<usize> {
+    let mut in_str: Option<char> = None;
+    let mut chars = line.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match (in_str, c) {
+            (None, '"') => in_str = Some('"'),
+            (None, '「') => in_str = Some('」'),
+            (Some('"'), '\\') => {
+                chars.next();
+            }
+            (Some(close), c) if c == close => in_str = None,
+            (None, '/') if chars.peek().is_some_and(|(_, n)| *n == '/') => return Some(i),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Resolves `\"`, `\\`, `\n` and `\t` escapes.

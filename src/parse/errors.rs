@@ -32,6 +32,14 @@ pub fn syntax_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file:
     d
 }
 
+/// The word just before `pos`, if the token there is a word.
+fn previous_word(src: &str, pos: usize) -> Option<&str> {
+    let before = src[..pos].trim_end();
+    let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let word = &before[start..];
+    (!word.is_empty()).then_some(word)
+}
+
 /// The span of the token that starts at (or after trivia following) `pos`.
 fn token_at(src: &str, pos: usize) -> Span {
     let rest = &src[pos.min(src.len())..];
@@ -47,8 +55,24 @@ fn token_at(src: &str, pos: usize) -> Span {
 
 fn help_for(src: &str, found: Span, kind: ItemKind) -> Option<String> {
     let text = &src[found.start..found.end];
+    let before = previous_word(src, found.start);
     if lex::is_keyword(text) {
         return Some(format!("`{text}` is a reserved word; pick another name"));
+    }
+    if let Some(op) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        if ["=", "+=", "-=", "*=", ":=", "<->"].contains(&op) {
+            return Some(format!("layer operators are written bare: `{op}`"));
+        }
+    }
+    if text == "," {
+        return Some("a verb without parentheses takes one argument: write `verb(a, b)`".into());
+    }
+    // `cost 2` in a card: a field without its colon.
+    let starts_value = text.starts_with(|c: char| c.is_ascii_digit() || c == '"' || c == '「' || c == '+' || c == '-');
+    if kind == ItemKind::Card && starts_value {
+        if let Some(word) = before.filter(|w| w.chars().all(|c| c.is_alphanumeric() || c == '_') && !lex::is_keyword(w)) {
+            return Some(format!("fields are written `name: value`: add `:` after `{word}`"));
+        }
     }
     match kind {
         ItemKind::Card if text.chars().next().is_some_and(|c| c.is_alphabetic()) => {
@@ -73,6 +97,10 @@ fn describe(rules: &[Rule]) -> String {
             names.push(n);
         }
     }
+    // "an expression" already covers its literal forms.
+    if names.iter().any(|n| n == "an expression") {
+        names.retain(|n| !matches!(n.as_str(), "a name" | "a number" | "a string" | "a pair like `3/2`" | "`declare`" | "`search`"));
+    }
     match names.len() {
         0 => String::new(),
         1 => names.remove(0),
@@ -92,6 +120,28 @@ fn rule_name(rule: Rule) -> String {
         return "an operator".into();
     }
     let fixed = match rule {
+        Rule::bool_lit | Rule::this_kw | Rule::it_kw | Rule::you_kw | Rule::opponent_kw | Rule::each_kw | Rule::paren | Rule::list_lit
+        | Rule::choice_expr | Rule::declare_expr | Rule::top_expr | Rule::typed_zone | Rule::call_expr | Rule::not_op | Rule::neg_op => {
+            "an expression"
+        }
+        Rule::when_clause => "`when`",
+        Rule::instead_clause => "`instead of`",
+        Rule::while_clause => "`while`",
+        Rule::if_clause => "`if`",
+        Rule::cost_clause => "a cost `[…]`",
+        Rule::limit_clause => "`limit`",
+        Rule::from_clause => "`from`",
+        Rule::named_arg => "a named argument (`name: value`)",
+        Rule::move_pos => "`top` or `bottom`",
+        Rule::move_face => "`face_up` or `face_down`",
+        Rule::move_state => "`as <state>`",
+        Rule::move_slot => "`at <slot>`",
+        Rule::negate_scope => "`text` or `effect`",
+        Rule::negate_all => "`all`",
+        Rule::layer_override => "`in layer …`",
+        Rule::who => "`(player)`",
+        Rule::quantity | Rule::up_to | Rule::any_number => "a count (`1`, `up to 2`, `any number of`)",
+        Rule::field_value | Rule::keyword_ref => "a value",
         Rule::ident | Rule::ability_word | Rule::type_name | Rule::zone_prop => "a name",
         Rule::string | Rule::str_inner | Rule::jstr_inner => "a string",
         Rule::integer => "a number",
