@@ -25,8 +25,9 @@ pub const MAX_LINKS: usize = 256;
 /// One lexical token. Trivia (whitespace, comments) are tokens too.
 #[derive(Logos, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Token {
-    /// Spaces, tabs, line ends, the full-width space and a byte-order mark.
-    #[regex(r"[ \t\r\n\u{3000}\u{FEFF}]+")]
+    /// Spaces, tabs, line ends (also vertical tab and form feed), the full-width space and a
+    /// byte-order mark: the same set as the grammar's `WHITESPACE`.
+    #[regex(r"[ \t\n\x0B\x0C\r\u{3000}\u{FEFF}]+")]
     Whitespace,
     /// `// …` to the end of the line.
     #[regex(r"//[^\n]*", allow_greedy = true)]

@@ -638,38 +638,60 @@ impl<'d> Builder<'d> {
             Rule::win_stmt => StmtKind::Win(self.expr(it.next().expect("grammar"))),
             Rule::lose_stmt => StmtKind::Lose(self.expr(it.next().expect("grammar"))),
             Rule::draw_game_stmt => StmtKind::DrawGame,
-            Rule::becomes_stmt => {
-                let what = self.postfix(it.next().expect("grammar"));
-                let name = self.ident(it.next().expect("grammar"));
-                StmtKind::Becomes(what, name, self.opt_duration(it.next()))
+            Rule::subject_stmt if it.peek().is_some_and(|p| p.as_rule() == Rule::paren_call) => {
+                let mut call = children(it.next().expect("grammar"));
+                let name = self.ident(call.next().expect("grammar"));
+                let args = call.next().map(|a| children(a).map(|x| self.arg(x)).collect()).unwrap_or_default();
+                StmtKind::Call(name, args, self.opt_duration(it.next()))
             }
-            Rule::modify_stmt => {
+            Rule::subject_stmt => {
                 let subject = self.postfix(it.next().expect("grammar"));
-                let member = self.ident(it.next().expect("grammar"));
-                let op_pair = it.next().expect("grammar");
-                let op = (op_pair.as_str().to_string(), self.span(&op_pair));
-                let value = self.expr(it.next().expect("grammar"));
-                let mut duration = None;
-                let mut layer = None;
-                for p in it {
-                    match p.as_rule() {
-                        Rule::duration => duration = Some(self.duration(p)),
-                        _ => layer = Some(self.ident(children(p).next().expect("grammar"))),
+                let tail = it.next().expect("grammar: statement tail");
+                let tail_rule = tail.as_rule();
+                let mut t = children(tail);
+                match tail_rule {
+                    Rule::becomes_tail => {
+                        let name = self.ident(t.next().expect("grammar"));
+                        StmtKind::Becomes(subject, name, self.opt_duration(t.next()))
+                    }
+                    Rule::modify_tail => {
+                        let member = self.ident(t.next().expect("grammar"));
+                        let op_pair = t.next().expect("grammar");
+                        let op = (op_pair.as_str().to_string(), self.span(&op_pair));
+                        let value = self.expr(t.next().expect("grammar"));
+                        let mut duration = None;
+                        let mut layer = None;
+                        for p in t {
+                            match p.as_rule() {
+                                Rule::duration => duration = Some(self.duration(p)),
+                                _ => layer = Some(self.ident(children(p).next().expect("grammar"))),
+                            }
+                        }
+                        StmtKind::Modify(Modify { subject, member, op, value, duration, layer })
+                    }
+                    _ => {
+                        // A call: `verb`, `verb arg`, `verb(args)`, each with an optional duration.
+                        let mut bare = None;
+                        let mut dur = None;
+                        for p in t {
+                            match p.as_rule() {
+                                Rule::bare_args => bare = Some(self.expr(children(p).next().expect("grammar"))),
+                                _ => dur = Some(self.duration(p)),
+                            }
+                        }
+                        match (subject.kind, bare) {
+                            (ExprKind::Name(name), bare) => StmtKind::Call(name, bare.map(|value| Arg { name: None, value }).into_iter().collect(), dur),
+                            (ExprKind::Call(name, args), None) => StmtKind::Call(name, args, dur),
+                            (_, _) => {
+                                self.error(
+                                    Diagnostic::error(codes::PARSE_SYNTAX, self.file, subject.span, "expected a statement, found a value", "a value alone does nothing")
+                                        .with_help("a statement starts with a verb (`draw 1`), or changes something (`x.attack += 1`, `x becomes sleep`)"),
+                                );
+                                StmtKind::DrawGame
+                            }
+                        }
                     }
                 }
-                StmtKind::Modify(Modify { subject, member, op, value, duration, layer })
-            }
-            Rule::call_stmt => {
-                let name = self.ident(it.next().expect("grammar"));
-                let mut args = Vec::new();
-                let mut dur = None;
-                for p in it {
-                    match p.as_rule() {
-                        Rule::call_args | Rule::bare_args => args = children(p).map(|a| self.arg(a)).collect(),
-                        _ => dur = Some(self.duration(p)),
-                    }
-                }
-                StmtKind::Call(name, args, dur)
             }
             _ => unreachable!("grammar: unexpected statement rule {rule:?}"),
         };

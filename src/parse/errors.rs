@@ -87,6 +87,9 @@ fn describe(rules: &[Rule]) -> String {
     let mut operator = false;
     for r in rules {
         let n = rule_name(*r);
+        if n.is_empty() {
+            continue;
+        }
         if n == "an operator" {
             if operator {
                 continue;
@@ -120,8 +123,10 @@ fn rule_name(rule: Rule) -> String {
         return "an operator".into();
     }
     let fixed = match rule {
+        // Lookahead guards, not something to write.
+        Rule::keyword | Rule::keyword_stmt | Rule::keyword_primary | Rule::sym_op | Rule::word_op => return String::new(),
         Rule::bool_lit | Rule::this_kw | Rule::it_kw | Rule::you_kw | Rule::opponent_kw | Rule::each_kw | Rule::paren | Rule::list_lit
-        | Rule::choice_expr | Rule::declare_expr | Rule::top_expr | Rule::typed_zone | Rule::call_expr | Rule::not_op | Rule::neg_op => {
+        | Rule::choice_expr | Rule::declare_expr | Rule::top_expr | Rule::ident_led | Rule::call_expr | Rule::not_op | Rule::neg_op => {
             "an expression"
         }
         Rule::when_clause => "`when`",
@@ -132,6 +137,7 @@ fn rule_name(rule: Rule) -> String {
         Rule::limit_clause => "`limit`",
         Rule::from_clause => "`from`",
         Rule::named_arg => "a named argument (`name: value`)",
+        Rule::subject_stmt | Rule::stmt => "a statement",
         Rule::move_pos => "`top` or `bottom`",
         Rule::move_face => "`face_up` or `face_down`",
         Rule::move_state => "`as <state>`",
@@ -153,7 +159,8 @@ fn rule_name(rule: Rule) -> String {
         Rule::ability => "an ability",
         Rule::field_access => "`.`",
         Rule::modify_op => "`=`, `+=` or `-=`",
-        Rule::call_args | Rule::trigger_args | Rule::params => "`(`",
+        Rule::call_args | Rule::trigger_args | Rule::params | Rule::paren_call => "`(`",
+        Rule::typed_tail => "`on`, `in` or `from`",
         Rule::EOI => "the end of the item",
         Rule::duration => "`until` or `while`",
         _ => "",

@@ -191,6 +191,18 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         Rule::opponent_kw => ExprKind::Opponent,
         Rule::each_kw => ExprKind::Each,
         Rule::ident => ExprKind::Name(b.ident(pair)),
+        Rule::ident_led => {
+            let mut it = pair.into_inner();
+            let name = b.ident(it.next().expect("grammar: name"));
+            match it.next() {
+                None => ExprKind::Name(name),
+                Some(tail) if tail.as_rule() == Rule::typed_tail => {
+                    let z = build(b, children(tail).next().expect("grammar: zone"));
+                    ExprKind::Typed(name, Box::new(z))
+                }
+                Some(args) => ExprKind::Call(name, children(args).map(|x| b.arg(x)).collect()),
+            }
+        }
         Rule::list_lit => ExprKind::List(children(pair).map(|e| build(b, e)).collect()),
         Rule::call_expr => {
             let mut it = children(pair);
@@ -205,12 +217,6 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
             let n = build(b, it.next().expect("grammar: count"));
             let z = build(b, it.next().expect("grammar: zone"));
             ExprKind::TopOf(top, Box::new(n), Box::new(z))
-        }
-        Rule::typed_zone => {
-            let mut it = children(pair);
-            let ty = b.ident(it.next().expect("grammar: type"));
-            let z = build(b, it.next().expect("grammar: zone"));
-            ExprKind::Typed(ty, Box::new(z))
         }
         Rule::choice_expr => {
             let mut kind = ChoiceKind::Choose;
