@@ -15,7 +15,11 @@ use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
 /// What identifies this compiler build in cache keys.
-const COMPILER_FINGERPRINT: &str = concat!(env!("CARGO_PKG_VERSION"), "/", include_str!("../grammar/fuda.pest"));
+const COMPILER_FINGERPRINT: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "/",
+    include_str!("../grammar/fuda.pest")
+);
 
 /// A cache folder.
 #[derive(Debug, Clone)]
@@ -75,7 +79,12 @@ impl Cache {
         field(manifest.as_bytes());
         for (path, bytes) in files {
             // Only the path below the pack folder matters: a pack moved elsewhere stays cached.
-            field(path.rsplit_once("/pack/").map(|(_, p)| p).unwrap_or(path).as_bytes());
+            field(
+                path.rsplit_once("/pack/")
+                    .map(|(_, p)| p)
+                    .unwrap_or(path)
+                    .as_bytes(),
+            );
             field(bytes);
         }
         for k in dep_keys {
@@ -90,7 +99,13 @@ impl Cache {
 
     /// Loads an entry; file ids are rebased onto `base` (the pack's first file in this session).
     /// `warnings` receives the pack's stored warnings.
-    pub fn load(&self, key: &str, base: FileId, deps: &[&Compiled], warnings: &mut Vec<Diagnostic>) -> Option<Compiled> {
+    pub fn load(
+        &self,
+        key: &str,
+        base: FileId,
+        deps: &[&Compiled],
+        warnings: &mut Vec<Diagnostic>,
+    ) -> Option<Compiled> {
         let bytes = std::fs::read(self.path(key)).ok()?;
         let entry: Entry = postcard::from_bytes(&bytes).ok()?;
         if entry.pack.ir_version != ir::IR_VERSION {
@@ -107,26 +122,45 @@ impl Cache {
         }
         symbols.merge(&own);
         for w in entry.warnings {
-            let code = codes::ALL.iter().copied().find(|c| c.0 == w.code).unwrap_or(Code("fuda::cache::unknown"));
+            let code = codes::ALL
+                .iter()
+                .copied()
+                .find(|c| c.0 == w.code)
+                .unwrap_or(Code("fuda::cache::unknown"));
             warnings.push(Diagnostic {
                 code,
                 severity: Severity::Warning,
                 message: w.message,
                 primary: Label::new(rebase(w.file), w.span, w.label),
                 help: w.help,
-                related: w.related.into_iter().map(|(f, s, m)| Label::new(rebase(f), s, m)).collect(),
+                related: w
+                    .related
+                    .into_iter()
+                    .map(|(f, s, m)| Label::new(rebase(f), s, m))
+                    .collect(),
             });
         }
         Some(Compiled {
             pack: entry.pack,
             symbols,
             spans: entry.spans,
-            exact_names: entry.exact_names.into_iter().map(|(f, n, s)| (rebase(f), n, s)).collect(),
+            exact_names: entry
+                .exact_names
+                .into_iter()
+                .map(|(f, n, s)| (rebase(f), n, s))
+                .collect(),
         })
     }
 
     /// Stores a compiled pack whose files are `base .. base + count`, with its warnings.
-    pub fn store(&self, key: &str, compiled: &Compiled, base: FileId, count: u32, warnings: &[Diagnostic]) {
+    pub fn store(
+        &self,
+        key: &str,
+        compiled: &Compiled,
+        base: FileId,
+        count: u32,
+        warnings: &[Diagnostic],
+    ) {
         let own = |f: FileId| (f.0 >= base.0 && f.0 < base.0 + count).then(|| f.0 - base.0);
         let mut symbols = compiled.symbols.clone();
         symbols.origins.retain(|_, o| own(o.file).is_some());
@@ -137,7 +171,11 @@ impl Cache {
             pack: compiled.pack.clone(),
             symbols,
             spans: compiled.spans.clone(),
-            exact_names: compiled.exact_names.iter().filter_map(|(f, n, s)| own(*f).map(|f| (f, n.clone(), *s))).collect(),
+            exact_names: compiled
+                .exact_names
+                .iter()
+                .filter_map(|(f, n, s)| own(*f).map(|f| (f, n.clone(), *s)))
+                .collect(),
             warnings: warnings
                 .iter()
                 .filter_map(|d| {
@@ -149,12 +187,18 @@ impl Cache {
                         span: d.primary.span,
                         label: d.primary.message.clone(),
                         help: d.help.clone(),
-                        related: d.related.iter().filter_map(|l| own(l.file).map(|f| (f, l.span, l.message.clone()))).collect(),
+                        related: d
+                            .related
+                            .iter()
+                            .filter_map(|l| own(l.file).map(|f| (f, l.span, l.message.clone())))
+                            .collect(),
                     })
                 })
                 .collect(),
         };
-        let Ok(bytes) = postcard::to_stdvec(&entry) else { return };
+        let Ok(bytes) = postcard::to_stdvec(&entry) else {
+            return;
+        };
         let path = self.path(key);
         if let Some(parent) = path.parent() {
             if std::fs::create_dir_all(parent).is_err() {

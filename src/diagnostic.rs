@@ -48,7 +48,11 @@ pub struct Label {
 impl Label {
     /// A label on `span` of `file`.
     pub fn new(file: FileId, span: Span, message: impl Into<String>) -> Self {
-        Label { file, span, message: message.into() }
+        Label {
+            file,
+            span,
+            message: message.into(),
+        }
     }
 }
 
@@ -71,7 +75,13 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error at `span` of `file`; the label repeats nothing, so give it a short text.
-    pub fn error(code: Code, file: FileId, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
+    pub fn error(
+        code: Code,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             code,
             severity: Severity::Error,
@@ -82,8 +92,17 @@ impl Diagnostic {
         }
     }
     /// A warning at `span` of `file`.
-    pub fn warning(code: Code, file: FileId, span: Span, message: impl Into<String>, label: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Self::error(code, file, span, message, label) }
+    pub fn warning(
+        code: Code,
+        file: FileId,
+        span: Span,
+        message: impl Into<String>,
+        label: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(code, file, span, message, label)
+        }
     }
     /// Adds a suggestion.
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
@@ -125,7 +144,12 @@ fn clip(mut text: String) -> String {
 /// Sorts diagnostics by file, position and code, so output is stable.
 pub fn sort(diags: &mut [Diagnostic]) {
     diags.sort_by(|a, b| {
-        (a.primary.file, a.primary.span.start, a.code, &a.message).cmp(&(b.primary.file, b.primary.span.start, b.code, &b.message))
+        (a.primary.file, a.primary.span.start, a.code, &a.message).cmp(&(
+            b.primary.file,
+            b.primary.span.start,
+            b.code,
+            &b.message,
+        ))
     });
 }
 
@@ -143,7 +167,10 @@ pub struct RenderOptions {
 impl RenderOptions {
     /// No colour, 80 columns: what snapshot tests use.
     pub fn plain() -> Self {
-        RenderOptions { color: false, width: 80 }
+        RenderOptions {
+            color: false,
+            width: 80,
+        }
     }
 }
 
@@ -153,15 +180,24 @@ const MAX_EXCERPT_COLUMN: usize = 1000;
 
 /// Renders one diagnostic as text, with the source excerpt and labels.
 pub fn render(diag: &Diagnostic, sources: &SourceMap, options: RenderOptions) -> String {
-    let far = std::iter::once(&diag.primary).chain(&diag.related).any(|l| {
-        let file = sources.get(l.file);
-        file.line_col(l.span.start).1 > MAX_EXCERPT_COLUMN || file.line_col(l.span.end).1 > MAX_EXCERPT_COLUMN
-    });
+    let far = std::iter::once(&diag.primary)
+        .chain(&diag.related)
+        .any(|l| {
+            let file = sources.get(l.file);
+            file.line_col(l.span.start).1 > MAX_EXCERPT_COLUMN
+                || file.line_col(l.span.end).1 > MAX_EXCERPT_COLUMN
+        });
     if far {
         return render_plain(diag, sources);
     }
-    let theme = if options.color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
-    let handler = GraphicalReportHandler::new_themed(theme).without_syntax_highlighting().with_width(options.width);
+    let theme = if options.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme)
+        .without_syntax_highlighting()
+        .with_width(options.width);
     let report = Report::new(diag, sources);
     let mut out = String::new();
     if handler.render_report(&mut out, &report).is_err() {
@@ -175,11 +211,17 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, options: RenderOptions) ->
 fn render_plain(diag: &Diagnostic, sources: &SourceMap) -> String {
     let mut out = String::new();
     let sev = if diag.is_error() { "error" } else { "warning" };
-    for (i, l) in std::iter::once(&diag.primary).chain(&diag.related).enumerate() {
+    for (i, l) in std::iter::once(&diag.primary)
+        .chain(&diag.related)
+        .enumerate()
+    {
         let file = sources.get(l.file);
         let (line, col) = file.line_col(l.span.start);
         if i == 0 {
-            out.push_str(&format!("{}:{line}:{col}: {sev}[{}]: {} ({})\n", file.path, diag.code, diag.message, l.message));
+            out.push_str(&format!(
+                "{}:{line}:{col}: {sev}[{}]: {} ({})\n",
+                file.path, diag.code, diag.message, l.message
+            ));
         } else {
             out.push_str(&format!("  {}:{line}:{col}: {}\n", file.path, l.message));
         }
@@ -240,7 +282,11 @@ impl Report {
 fn labeled(label: &Label, text_len: usize, primary: bool) -> LabeledSpan {
     let start = label.span.start.min(text_len);
     let len = label.span.len().min(text_len - start);
-    let text = if label.message.is_empty() { None } else { Some(label.message.clone()) };
+    let text = if label.message.is_empty() {
+        None
+    } else {
+        Some(label.message.clone())
+    };
     if primary {
         LabeledSpan::new_primary_with_span(text, (start, len))
     } else {
@@ -268,7 +314,9 @@ impl miette::Diagnostic for Report {
         })
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         // A problem with a file as a whole (unreadable, missing) has no excerpt to show.
@@ -284,7 +332,9 @@ impl miette::Diagnostic for Report {
         if self.related.is_empty() {
             None
         } else {
-            Some(Box::new(self.related.iter().map(|r| r as &dyn miette::Diagnostic)))
+            Some(Box::new(
+                self.related.iter().map(|r| r as &dyn miette::Diagnostic),
+            ))
         }
     }
 }
@@ -370,7 +420,16 @@ impl JsonDiagnostic {
                     let f = sources.get(l.file);
                     let (line, column) = f.line_col(l.span.start);
                     let (end_line, end_column) = f.line_col(l.span.end);
-                    JsonLabel { file: f.path.clone(), line, column, end_line, end_column, offset: l.span.start, length: l.span.len(), message: l.message.clone() }
+                    JsonLabel {
+                        file: f.path.clone(),
+                        line,
+                        column,
+                        end_line,
+                        end_column,
+                        offset: l.span.start,
+                        length: l.span.len(),
+                        message: l.message.clone(),
+                    }
                 })
                 .collect(),
         }
@@ -402,7 +461,10 @@ pub fn article(word: &str) -> &'static str {
 }
 
 /// "did you mean `x`?" for the closest candidate.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<String> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
     closest(name, candidates).map(|c| format!("did you mean `{c}`?"))
 }
 
@@ -420,7 +482,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         d[i * w] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let mut v = (d[(i - 1) * w + j] + 1).min(d[i * w + j - 1] + 1).min(d[(i - 1) * w + j - 1] + cost);
+            let mut v = (d[(i - 1) * w + j] + 1)
+                .min(d[i * w + j - 1] + 1)
+                .min(d[(i - 1) * w + j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 v = v.min(d[(i - 2) * w + j - 2] + 1);
             }
@@ -439,7 +503,10 @@ mod tests {
         assert_eq!(edit_distance("pvm", "pmv"), 1);
         assert_eq!(edit_distance("atacks", "attacks"), 1);
         assert_eq!(closest("pvm", ["pm", "pmv", "ws"]), Some("pmv"));
-        assert_eq!(closest("undrworld", ["underworld", "field"]), Some("underworld"));
+        assert_eq!(
+            closest("undrworld", ["underworld", "field"]),
+            Some("underworld")
+        );
         assert_eq!(closest("xyz", ["underworld"]), None);
     }
 }

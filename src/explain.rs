@@ -20,15 +20,40 @@ pub fn card(c: &Card) -> String {
         let ks: Vec<String> = c
             .keywords
             .iter()
-            .map(|k| if k.args.is_empty() { short(&k.keyword).to_string() } else { format!("{} {}", short(&k.keyword), k.args.iter().map(expr).collect::<Vec<_>>().join(", ")) })
+            .map(|k| {
+                if k.args.is_empty() {
+                    short(&k.keyword).to_string()
+                } else {
+                    format!(
+                        "{} {}",
+                        short(&k.keyword),
+                        k.args.iter().map(expr).collect::<Vec<_>>().join(", ")
+                    )
+                }
+            })
             .collect();
         let _ = writeln!(out, "  keywords: {}", ks.join(", "));
     }
     for (i, a) in c.abilities.iter().enumerate() {
         let attrs: Vec<&str> = a.attributes.iter().map(|x| short(x)).collect();
-        let mut head = format!("  [{}] {}{} ({:?})", i + 1, if attrs.is_empty() { String::new() } else { format!("{} ", attrs.join(" ")) }, short(&a.kind), a.semantics).to_lowercase();
+        let mut head = format!(
+            "  [{}] {}{} ({:?})",
+            i + 1,
+            if attrs.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", attrs.join(" "))
+            },
+            short(&a.kind),
+            a.semantics
+        )
+        .to_lowercase();
         if let Some(t) = &a.trigger {
-            let word = if a.semantics == Semantics::Replacement { "instead of" } else { "when" };
+            let word = if a.semantics == Semantics::Replacement {
+                "instead of"
+            } else {
+                "when"
+            };
             let _ = write!(head, " {word} {}", trigger(t));
         }
         if let Some(c) = &a.condition {
@@ -71,7 +96,11 @@ fn trigger(t: &Trigger) -> String {
     if t.when.is_empty() {
         return short(&t.event).to_string();
     }
-    let args: Vec<String> = t.when.iter().map(|(k, v)| format!("{k} = {}", expr(v))).collect();
+    let args: Vec<String> = t
+        .when
+        .iter()
+        .map(|(k, v)| format!("{k} = {}", expr(v)))
+        .collect();
     format!("{}({})", short(&t.event), args.join(", "))
 }
 
@@ -98,7 +127,11 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
         Stmt::Let { var, value } => line(out, d, &format!("let {var} = {}", expr(value))),
         Stmt::If { arms, otherwise } => {
             for (i, (c, body)) in arms.iter().enumerate() {
-                line(out, d, &format!("{} {}:", if i == 0 { "if" } else { "else if" }, expr(c)));
+                line(
+                    out,
+                    d,
+                    &format!("{} {}:", if i == 0 { "if" } else { "else if" }, expr(c)),
+                );
                 stmts(out, body, d + 1);
             }
             if !otherwise.is_empty() {
@@ -115,10 +148,24 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
             stmts(out, body, d + 1);
         }
         Stmt::May { players, body } => {
-            line(out, d, &format!("{} may:", players.iter().map(expr).collect::<Vec<_>>().join(" and ")));
+            line(
+                out,
+                d,
+                &format!(
+                    "{} may:",
+                    players.iter().map(expr).collect::<Vec<_>>().join(" and ")
+                ),
+            );
             stmts(out, body, d + 1);
         }
-        Stmt::Move { cards, to, position, face, state, slot } => {
+        Stmt::Move {
+            cards,
+            to,
+            position,
+            face,
+            state,
+            slot,
+        } => {
             let mut t = format!("move {} to {}", expr(cards), expr(to));
             if let Some(p) = position {
                 let _ = write!(t, " ({p:?})");
@@ -134,33 +181,162 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
             }
             line(out, d, &t.to_lowercase_ascii_words());
         }
-        Stmt::Attach { card, host } => line(out, d, &format!("set {} on {}", expr(card), expr(host))),
-        Stmt::SetState { cards, state, duration: du } => line(out, d, &format!("{} becomes {}{}", expr(cards), short(state), duration(du))),
-        Stmt::ClearState { cards, state } => line(out, d, &format!("{} is no longer {}", expr(cards), short(state))),
-        Stmt::AliasZone { zone, becomes, duration: du } => line(out, d, &format!("{} becomes {}{}", expr(zone), short(becomes), duration(du))),
-        Stmt::Modify { cards, stat, layer, op, value, duration: du } => {
-            let v = value.as_ref().map(|v| format!(" {}", expr(v))).unwrap_or_default();
-            line(out, d, &format!("{}.{} {op}{v} [layer {}]{}", expr(cards), short(stat), short(layer), duration(du)));
+        Stmt::Attach { card, host } => {
+            line(out, d, &format!("set {} on {}", expr(card), expr(host)))
         }
-        Stmt::Count { subject, counter, op, value } => line(out, d, &format!("{}.{} {op} {}", expr(subject), short(counter), expr(value))),
-        Stmt::Grant { keyword, args, cards, duration: du } => {
-            let a = if args.is_empty() { String::new() } else { format!(" {}", args.iter().map(expr).collect::<Vec<_>>().join(", ")) };
-            line(out, d, &format!("grant {}{a} to {}{}", short(keyword), expr(cards), duration(du)));
+        Stmt::SetState {
+            cards,
+            state,
+            duration: du,
+        } => line(
+            out,
+            d,
+            &format!("{} becomes {}{}", expr(cards), short(state), duration(du)),
+        ),
+        Stmt::ClearState { cards, state } => line(
+            out,
+            d,
+            &format!("{} is no longer {}", expr(cards), short(state)),
+        ),
+        Stmt::AliasZone {
+            zone,
+            becomes,
+            duration: du,
+        } => line(
+            out,
+            d,
+            &format!("{} becomes {}{}", expr(zone), short(becomes), duration(du)),
+        ),
+        Stmt::Modify {
+            cards,
+            stat,
+            layer,
+            op,
+            value,
+            duration: du,
+        } => {
+            let v = value
+                .as_ref()
+                .map(|v| format!(" {}", expr(v)))
+                .unwrap_or_default();
+            line(
+                out,
+                d,
+                &format!(
+                    "{}.{} {op}{v} [layer {}]{}",
+                    expr(cards),
+                    short(stat),
+                    short(layer),
+                    duration(du)
+                ),
+            );
         }
-        Stmt::RemoveKeyword { keyword, cards, duration: du } => line(out, d, &format!("remove {} from {}{}", short(keyword), expr(cards), duration(du))),
+        Stmt::Count {
+            subject,
+            counter,
+            op,
+            value,
+        } => line(
+            out,
+            d,
+            &format!("{}.{} {op} {}", expr(subject), short(counter), expr(value)),
+        ),
+        Stmt::Grant {
+            keyword,
+            args,
+            cards,
+            duration: du,
+        } => {
+            let a = if args.is_empty() {
+                String::new()
+            } else {
+                format!(" {}", args.iter().map(expr).collect::<Vec<_>>().join(", "))
+            };
+            line(
+                out,
+                d,
+                &format!(
+                    "grant {}{a} to {}{}",
+                    short(keyword),
+                    expr(cards),
+                    duration(du)
+                ),
+            );
+        }
+        Stmt::RemoveKeyword {
+            keyword,
+            cards,
+            duration: du,
+        } => line(
+            out,
+            d,
+            &format!(
+                "remove {} from {}{}",
+                short(keyword),
+                expr(cards),
+                duration(du)
+            ),
+        ),
         Stmt::Reveal { cards } => line(out, d, &format!("reveal {}", expr(cards))),
         Stmt::Look { cards, by } => line(out, d, &format!("{} looks at {}", expr(by), expr(cards))),
         Stmt::Shuffle { zone } => line(out, d, &format!("shuffle {}", expr(zone))),
-        Stmt::Negate { cards, scope, include_unnegatable, duration: du } => {
-            let all = if *include_unnegatable { " (including unnegatable)" } else { "" };
-            line(out, d, &format!("negate the {scope:?} of {}{all}{}", expr(cards), duration(du)).to_lowercase_ascii_words());
+        Stmt::Negate {
+            cards,
+            scope,
+            include_unnegatable,
+            duration: du,
+        } => {
+            let all = if *include_unnegatable {
+                " (including unnegatable)"
+            } else {
+                ""
+            };
+            line(
+                out,
+                d,
+                &format!(
+                    "negate the {scope:?} of {}{all}{}",
+                    expr(cards),
+                    duration(du)
+                )
+                .to_lowercase_ascii_words(),
+            );
         }
-        Stmt::Cancel { event, subject } => line(out, d, &format!("cancel {}{}", short(event), subject.as_ref().map(|s| format!(" of {}", expr(s))).unwrap_or_default())),
-        Stmt::TreatAs { cards, card_type, fields } => {
-            let f: Vec<String> = fields.iter().map(|(k, v)| format!("{k} {}", expr(v))).collect();
-            line(out, d, &format!("from now on treat {} as {} {}", expr(cards), short(card_type), f.join(", ")));
+        Stmt::Cancel { event, subject } => line(
+            out,
+            d,
+            &format!(
+                "cancel {}{}",
+                short(event),
+                subject
+                    .as_ref()
+                    .map(|s| format!(" of {}", expr(s)))
+                    .unwrap_or_default()
+            ),
+        ),
+        Stmt::TreatAs {
+            cards,
+            card_type,
+            fields,
+        } => {
+            let f: Vec<String> = fields
+                .iter()
+                .map(|(k, v)| format!("{k} {}", expr(v)))
+                .collect();
+            line(
+                out,
+                d,
+                &format!(
+                    "from now on treat {} as {} {}",
+                    expr(cards),
+                    short(card_type),
+                    f.join(", ")
+                ),
+            );
         }
-        Stmt::Emit { event, args } => line(out, d, &format!("emit {}({})", short(event), named(args))),
+        Stmt::Emit { event, args } => {
+            line(out, d, &format!("emit {}({})", short(event), named(args)))
+        }
         Stmt::ChooseOne { chooser, options } => {
             line(out, d, &format!("{} chooses one:", expr(chooser)));
             for (label, body) in options {
@@ -171,17 +347,45 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
         Stmt::Win { player } => line(out, d, &format!("{} wins", expr(player))),
         Stmt::Lose { player } => line(out, d, &format!("{} loses", expr(player))),
         Stmt::DrawGame => line(out, d, "the game is a draw"),
-        Stmt::Flip { cards, face } => line(out, d, &format!("turn {} {}", expr(cards), match face { Some(Face::Up) => "face up", Some(Face::Down) => "face down", None => "over" })),
+        Stmt::Flip { cards, face } => line(
+            out,
+            d,
+            &format!(
+                "turn {} {}",
+                expr(cards),
+                match face {
+                    Some(Face::Up) => "face up",
+                    Some(Face::Down) => "face down",
+                    None => "over",
+                }
+            ),
+        ),
         Stmt::Simultaneously { body } => {
             line(out, d, "at the same time:");
             stmts(out, body, d + 1);
         }
-        Stmt::Call { verb, args, duration: du } => line(out, d, &format!("{}({}){}", short(verb), named(args), du.as_ref().map(duration).unwrap_or_default())),
+        Stmt::Call {
+            verb,
+            args,
+            duration: du,
+        } => line(
+            out,
+            d,
+            &format!(
+                "{}({}){}",
+                short(verb),
+                named(args),
+                du.as_ref().map(duration).unwrap_or_default()
+            ),
+        ),
     }
 }
 
 fn named(args: &std::collections::BTreeMap<String, Expr>) -> String {
-    args.iter().map(|(k, v)| format!("{k}: {}", expr(v))).collect::<Vec<_>>().join(", ")
+    args.iter()
+        .map(|(k, v)| format!("{k}: {}", expr(v)))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 trait LowerWords {
@@ -190,7 +394,12 @@ trait LowerWords {
 
 impl LowerWords for String {
     fn to_lowercase_ascii_words(&self) -> String {
-        self.replace("(Top)", "(top)").replace("(Bottom)", "(bottom)").replace("face Up", "face up").replace("face Down", "face down").replace("the Text", "the text").replace("the Effect", "the effect")
+        self.replace("(Top)", "(top)")
+            .replace("(Bottom)", "(bottom)")
+            .replace("face Up", "face up")
+            .replace("face Down", "face down")
+            .replace("the Text", "the text")
+            .replace("the Effect", "the effect")
     }
 }
 
@@ -200,7 +409,20 @@ pub fn expr(e: &Expr) -> String {
         Expr::Int(n) => n.to_string(),
         Expr::Text(t) => format!("{t:?}"),
         Expr::Bool(b) => b.to_string(),
-        Expr::Pair(p) => p.iter().map(|x| x.map(|v| if v >= 0 { format!("+{v}") } else { v.to_string() }).unwrap_or_else(|| "±0".into())).collect::<Vec<_>>().join("/"),
+        Expr::Pair(p) => p
+            .iter()
+            .map(|x| {
+                x.map(|v| {
+                    if v >= 0 {
+                        format!("+{v}")
+                    } else {
+                        v.to_string()
+                    }
+                })
+                .unwrap_or_else(|| "±0".into())
+            })
+            .collect::<Vec<_>>()
+            .join("/"),
         Expr::This => "this".into(),
         Expr::It => "it".into(),
         Expr::You => "you".into(),
@@ -215,7 +437,11 @@ pub fn expr(e: &Expr) -> String {
         Expr::Stat { of, stat } => format!("{}.{}", expr(of), short(stat)),
         Expr::Counter { of, counter } => format!("{}.{}", expr(of), short(counter)),
         Expr::Field { of, field } => format!("{}.{field}", expr(of)),
-        Expr::Related { of, relation } => format!("{}.{}", expr(of), relation.rsplit('.').next().unwrap_or(relation)),
+        Expr::Related { of, relation } => format!(
+            "{}.{}",
+            expr(of),
+            relation.rsplit('.').next().unwrap_or(relation)
+        ),
         Expr::Count(x) => format!("count({})", expr(x)),
         Expr::Owner(x) => format!("owner({})", expr(x)),
         Expr::Controller(x) => format!("controller({})", expr(x)),
@@ -242,10 +468,16 @@ pub fn expr(e: &Expr) -> String {
             format!("({} {o} {})", expr(lhs), expr(rhs))
         }
         Expr::Coalesce(a, b) => format!("({} ?? {})", expr(a), expr(b)),
-        Expr::Contains { haystack, needle } => format!("{} contains {}", expr(haystack), expr(needle)),
+        Expr::Contains { haystack, needle } => {
+            format!("{} contains {}", expr(haystack), expr(needle))
+        }
         Expr::HasKeyword { card, keyword } => format!("{} has {}", expr(card), short(keyword)),
         Expr::HasAbility { card, kind } => format!("{} has a {} ability", expr(card), short(kind)),
-        Expr::FaceIs { card, face } => format!("{} is face {}", expr(card), if *face == Face::Up { "up" } else { "down" }),
+        Expr::FaceIs { card, face } => format!(
+            "{} is face {}",
+            expr(card),
+            if *face == Face::Up { "up" } else { "down" }
+        ),
         Expr::Distinct { cards, field } => format!("distinct({}, {field})", expr(cards)),
         Expr::Attached(x) => format!("attached({})", expr(x)),
         Expr::Host(x) => format!("host({})", expr(x)),
@@ -253,8 +485,19 @@ pub fn expr(e: &Expr) -> String {
         Expr::OfType { card, card_type } => format!("{} is {}", expr(card), short(card_type)),
         Expr::IsKind { value, kind } => format!("{} is {kind:?}", expr(value)).to_lowercase(),
         Expr::Filter { cards, condition } => format!("[{} where {}]", expr(cards), expr(condition)),
-        Expr::TopOf { top, count, zone } => format!("{} {} of {}", if *top { "top" } else { "bottom" }, expr(count), expr(zone)),
-        Expr::Choose { kind, chooser, min, max, from } => {
+        Expr::TopOf { top, count, zone } => format!(
+            "{} {} of {}",
+            if *top { "top" } else { "bottom" },
+            expr(count),
+            expr(zone)
+        ),
+        Expr::Choose {
+            kind,
+            chooser,
+            min,
+            max,
+            from,
+        } => {
             let verb = match kind {
                 ChoiceKind::Target => "targets",
                 ChoiceKind::Choose => "chooses",

@@ -214,7 +214,11 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                 "card" => ItemKind::Card,
                 _ => ItemKind::Decl,
             };
-            items.push(Item { kind, span: *span, parse: true });
+            items.push(Item {
+                kind,
+                span: *span,
+                parse: true,
+            });
             item_ok = true;
             suspect = None;
             chain = 0;
@@ -222,7 +226,11 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             mays.0 = 0;
             members = 0;
         } else if items.is_empty() {
-            items.push(Item { kind: ItemKind::Decl, span: *span, parse: true });
+            items.push(Item {
+                kind: ItemKind::Decl,
+                span: *span,
+                parse: true,
+            });
             item_ok = true;
         }
         line_start = false;
@@ -250,14 +258,23 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                 if let Some((_, open)) = popped {
                     // A `}` first on its line but indented unlike its opener's line suggests
                     // that some brace in between was never closed: remember the first such opener.
-                    if suspect.is_none() && first_on_line(src, span.start) && indent_of(src, span.start) != indent_of(src, open.start) {
+                    if suspect.is_none()
+                        && first_on_line(src, span.start)
+                        && indent_of(src, span.start) != indent_of(src, open.start)
+                    {
                         suspect = Some(open);
                     }
                 }
                 if popped.is_none() && item_ok {
                     diags.push(
-                        Diagnostic::error(codes::LEX_UNMATCHED_CLOSE, file, *span, format!("unmatched `{text}`"), "nothing to close here")
-                            .with_help("remove it, or add the opening bracket it belongs to"),
+                        Diagnostic::error(
+                            codes::LEX_UNMATCHED_CLOSE,
+                            file,
+                            *span,
+                            format!("unmatched `{text}`"),
+                            "nothing to close here",
+                        )
+                        .with_help("remove it, or add the opening bracket it belongs to"),
                     );
                     item_ok = false;
                 }
@@ -273,12 +290,15 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             // An operand right after another at the statement's own level (`destroy t  draw -1`)
             // ends the expression before it: nothing before it can nest deeper.
             let at_base = stack.last().is_none_or(|(c, _)| *c == '{');
-            let starts = matches!(tok, Token::Integer | Token::String) || (word && !connector && !INFIX_WORDS.contains(&text));
+            let starts = matches!(tok, Token::Integer | Token::String)
+                || (word && !connector && !INFIX_WORDS.contains(&text));
             if at_base && prev_ends && starts && quantity_pending.is_none() && !after_quantity {
                 chain = 0;
             }
             after_quantity = false;
-            if quantity_pending == Some(stack.len()) && (tok == Token::Integer || (word && !connector && !keyword)) {
+            if quantity_pending == Some(stack.len())
+                && (tok == Token::Integer || (word && !connector && !keyword))
+            {
                 quantity_pending = None;
                 after_quantity = true;
             }
@@ -290,7 +310,12 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                     quantity_pending = Some(stack.len());
                 }
                 if chain > MAX_CHAIN {
-                    diags.push(too_deep(file, *span, "prefix operators or choices in one statement", MAX_CHAIN));
+                    diags.push(too_deep(
+                        file,
+                        *span,
+                        "prefix operators or choices in one statement",
+                        MAX_CHAIN,
+                    ));
                     item_ok = false;
                 }
             } else if matches!(text, "{" | "}" | ";") || (word && STATEMENT_WORDS.contains(&text)) {
@@ -299,7 +324,11 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             }
             // `may may … stmt` and `x.a.b…` are flat in the grammar but deepen later phases.
             if text == "may" {
-                mays = if mays.1 == depth_before { (mays.0 + 1, depth_before) } else { (1, depth_before) };
+                mays = if mays.1 == depth_before {
+                    (mays.0 + 1, depth_before)
+                } else {
+                    (1, depth_before)
+                };
                 if mays.0 > MAX_CHAIN && item_ok {
                     diags.push(too_deep(file, *span, "`may` in a row", MAX_CHAIN));
                     item_ok = false;
@@ -310,7 +339,12 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             if text == "." {
                 members += 1;
                 if members > MAX_CHAIN && item_ok {
-                    diags.push(too_deep(file, *span, "`.member` accesses in a row", MAX_CHAIN));
+                    diags.push(too_deep(
+                        file,
+                        *span,
+                        "`.member` accesses in a row",
+                        MAX_CHAIN,
+                    ));
                     item_ok = false;
                 }
             } else if !(word && prev_word == Some(".")) {
@@ -321,14 +355,21 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                 if let Some(n) = links.last_mut() {
                     *n = if prev_word == Some("else") { *n + 1 } else { 0 };
                     if *n > MAX_LINKS && item_ok {
-                        diags.push(too_deep(file, *span, "`else if` links in one `if`", MAX_LINKS));
+                        diags.push(too_deep(
+                            file,
+                            *span,
+                            "`else if` links in one `if`",
+                            MAX_LINKS,
+                        ));
                         item_ok = false;
                     }
                 }
             }
             // What a following `-` (binary after an operand) and boundary test see.
-            prev_operand = matches!(tok, Token::Integer | Token::String | Token::Close) || (word && !keyword);
-            prev_ends = (prev_operand && !connector) || (keyword && OPERAND_KEYWORDS.contains(&text));
+            prev_operand =
+                matches!(tok, Token::Integer | Token::String | Token::Close) || (word && !keyword);
+            prev_ends =
+                (prev_operand && !connector) || (keyword && OPERAND_KEYWORDS.contains(&text));
         }
         prev_word = Some(text);
         close_item(&mut items, span.end, item_ok);
@@ -343,29 +384,59 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
 /// Whether only whitespace precedes `pos` on its line.
 fn first_on_line(src: &str, pos: usize) -> bool {
     let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
-    src[start..pos].chars().all(|c| c == ' ' || c == '\t' || c == '\u{3000}')
+    src[start..pos]
+        .chars()
+        .all(|c| c == ' ' || c == '\t' || c == '\u{3000}')
 }
 
 /// The indentation (in bytes) of the line holding `pos`.
 fn indent_of(src: &str, pos: usize) -> usize {
     let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
-    src[start..].len() - src[start..].trim_start_matches([' ', '\t', '\u{3000}']).len()
+    src[start..].len()
+        - src[start..]
+            .trim_start_matches([' ', '\t', '\u{3000}'])
+            .len()
 }
 
 /// Words that start a statement: a nesting chain cannot cross them.
 const STATEMENT_WORDS: &[&str] = &[
-    "let", "if", "else", "for", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle",
-    "negate", "cancel", "treat", "emit", "win", "lose", "draw_game", "flip", "simultaneously",
+    "let",
+    "if",
+    "else",
+    "for",
+    "repeat",
+    "may",
+    "move",
+    "attach",
+    "clear",
+    "grant",
+    "remove",
+    "reveal",
+    "look",
+    "shuffle",
+    "negate",
+    "cancel",
+    "treat",
+    "emit",
+    "win",
+    "lose",
+    "draw_game",
+    "flip",
+    "simultaneously",
 ];
 
 /// Words that join the parts of one expression (`card in hand`, `up to 2`, `top 1 of deck`).
-const CONNECTORS: &[&str] = &["on", "in", "from", "of", "to", "up", "any", "number", "top", "bottom", "declare"];
+const CONNECTORS: &[&str] = &[
+    "on", "in", "from", "of", "to", "up", "any", "number", "top", "bottom", "declare",
+];
 
 /// Infix operators written as words.
 const INFIX_WORDS: &[&str] = &["and", "or", "where", "contains", "has", "is"];
 
 /// Reserved words that are operands.
-const OPERAND_KEYWORDS: &[&str] = &["this", "it", "you", "your", "opponent", "true", "false", "each"];
+const OPERAND_KEYWORDS: &[&str] = &[
+    "this", "it", "you", "your", "opponent", "true", "false", "each",
+];
 
 /// True for the reserved words of the grammar (they are never operands).
 pub fn is_keyword(word: &str) -> bool {
@@ -374,27 +445,95 @@ pub fn is_keyword(word: &str) -> bool {
 
 /// The reserved words; `grammar/fuda.pest` (rule `keyword`) lists the same.
 pub const KEYWORDS: &[&str] = &[
-    "and", "or", "not", "where", "contains", "has", "is", "if", "else", "when", "while", "until", "instead", "let", "for",
-    "each", "repeat", "may", "move", "attach", "clear", "grant", "remove", "reveal", "look", "shuffle", "negate", "cancel",
-    "treat", "emit", "choose", "target", "win", "lose", "becomes", "true", "false", "this", "it", "your", "you", "opponent",
-    "declare", "top", "bottom", "draw_game", "from", "search", "flip", "simultaneously",
+    "and",
+    "or",
+    "not",
+    "where",
+    "contains",
+    "has",
+    "is",
+    "if",
+    "else",
+    "when",
+    "while",
+    "until",
+    "instead",
+    "let",
+    "for",
+    "each",
+    "repeat",
+    "may",
+    "move",
+    "attach",
+    "clear",
+    "grant",
+    "remove",
+    "reveal",
+    "look",
+    "shuffle",
+    "negate",
+    "cancel",
+    "treat",
+    "emit",
+    "choose",
+    "target",
+    "win",
+    "lose",
+    "becomes",
+    "true",
+    "false",
+    "this",
+    "it",
+    "your",
+    "you",
+    "opponent",
+    "declare",
+    "top",
+    "bottom",
+    "draw_game",
+    "from",
+    "search",
+    "flip",
+    "simultaneously",
 ];
 
 fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {
     let text = &src[span.start..span.end];
     if text.starts_with("/*") {
-        Diagnostic::error(codes::LEX_UNTERMINATED_COMMENT, file, Span::new(span.start, span.start + 2), "unterminated block comment", "this comment is never closed")
-            .with_help("close it with `*/`")
+        Diagnostic::error(
+            codes::LEX_UNTERMINATED_COMMENT,
+            file,
+            Span::new(span.start, span.start + 2),
+            "unterminated block comment",
+            "this comment is never closed",
+        )
+        .with_help("close it with `*/`")
     } else if text.starts_with('"') || text.starts_with('「') {
         let first = text.chars().next().map(char::len_utf8).unwrap_or(1);
         let close = if text.starts_with('"') { "\"" } else { "」" };
-        Diagnostic::error(codes::LEX_UNTERMINATED_STRING, file, Span::new(span.start, span.start + first), "unterminated string", "this string is never closed")
-            .with_help(format!("close it with `{close}` on the same line"))
+        Diagnostic::error(
+            codes::LEX_UNTERMINATED_STRING,
+            file,
+            Span::new(span.start, span.start + first),
+            "unterminated string",
+            "this string is never closed",
+        )
+        .with_help(format!("close it with `{close}` on the same line"))
     } else {
         let c = text.chars().next().unwrap_or('?');
-        let shown = if c.is_control() || c == '\u{FFFD}' { format!("U+{:04X}", c as u32) } else { format!("`{c}`") };
-        Diagnostic::error(codes::LEX_UNEXPECTED_CHAR, file, Span::new(span.start, span.start + c.len_utf8().max(1)), format!("unexpected character {shown}"), "not part of any fuda token")
-            .with_help("remove it; names are letters, digits and `_`, strings go in \"…\" or 「…」")
+        let shown = if c.is_control() || c == '\u{FFFD}' {
+            format!("U+{:04X}", c as u32)
+        } else {
+            format!("`{c}`")
+        };
+        Diagnostic::error(
+            codes::LEX_UNEXPECTED_CHAR,
+            file,
+            Span::new(span.start, span.start + c.len_utf8().max(1)),
+            format!("unexpected character {shown}"),
+            "not part of any fuda token",
+        )
+        .with_help("remove it; names are letters, digits and `_`, strings go in \"…\" or 「…」")
     }
 }
 
@@ -410,6 +549,12 @@ fn unclosed(file: FileId, outermost: Span, suspect: Option<Span>) -> Diagnostic 
 }
 
 fn too_deep(file: FileId, span: Span, what: &str, limit: usize) -> Diagnostic {
-    Diagnostic::error(codes::LEX_TOO_DEEP, file, span, format!("nesting too deep: more than {limit} {what}"), "too deep from here on")
-        .with_help("split the effect into smaller steps (let-bindings, verbs)")
+    Diagnostic::error(
+        codes::LEX_TOO_DEEP,
+        file,
+        span,
+        format!("nesting too deep: more than {limit} {what}"),
+        "too deep from here on",
+    )
+    .with_help("split the effect into smaller steps (let-bindings, verbs)")
 }

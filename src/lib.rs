@@ -4,13 +4,13 @@
 //! [`lex`] → [`parse`] → [`ast`] → [`resolve`] → [`ir`]. See `ARCHITECTURE.md`.
 
 pub mod ast;
-pub mod diagnostic;
-pub mod lex;
-pub mod parse;
-pub mod source;
-pub mod ir;
-pub mod normalize;
-pub mod resolve;
-pub mod explain;
-pub mod pack;
 pub mod cache;
+pub mod diagnostic;
+pub mod explain;
+pub mod ir;
+pub mod lex;
+pub mod normalize;
+pub mod pack;
+pub mod parse;
+pub mod resolve;
+pub mod source;

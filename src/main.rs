@@ -92,7 +92,9 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Compile on a thread with a generous stack: nesting is bounded by the
     // lexer, and this keeps a wide margin under those bounds.
-    let worker = std::thread::Builder::new().stack_size(256 << 20).spawn(move || run(cli));
+    let worker = std::thread::Builder::new()
+        .stack_size(256 << 20)
+        .spawn(move || run(cli));
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => ExitCode::from(code),
         _ => {
@@ -111,7 +113,12 @@ fn run(cli: Cli) -> u8 {
             if common.format == Format::Human {
                 let cards: usize = s.packs.iter().map(|p| p.pack.cards.len()).sum();
                 for p in &s.packs {
-                    eprintln!("  {:<10} {:>5} cards  (game {})", p.pack.name, p.pack.cards.len(), p.pack.game);
+                    eprintln!(
+                        "  {:<10} {:>5} cards  (game {})",
+                        p.pack.name,
+                        p.pack.cards.len(),
+                        p.pack.game
+                    );
                 }
                 eprintln!(
                     "checked {} pack{}, {} card{}: {} error{}, {} warning{} in {} ms",
@@ -134,12 +141,17 @@ fn run(cli: Cli) -> u8 {
             if s.error_count() > 0 {
                 return 1;
             }
-            let Some(pack) = target_pack(&s) else { return code };
+            let Some(pack) = target_pack(&s) else {
+                return code;
+            };
             let json = match &card {
                 Some(name) => match find_card(pack, name) {
                     Some(c) => serde_json::to_string_pretty(c),
                     None => {
-                        eprintln!("error: no card named or numbered `{name}` in pack `{}`", pack.name);
+                        eprintln!(
+                            "error: no card named or numbered `{name}` in pack `{}`",
+                            pack.name
+                        );
                         return 1;
                     }
                 },
@@ -154,9 +166,14 @@ fn run(cli: Cli) -> u8 {
             if s.error_count() > 0 {
                 return 1;
             }
-            let Some(pack) = target_pack(&s) else { return code };
+            let Some(pack) = target_pack(&s) else {
+                return code;
+            };
             let Some(c) = find_card(pack, &card) else {
-                eprintln!("error: no card named or numbered `{card}` in pack `{}`", pack.name);
+                eprintln!(
+                    "error: no card named or numbered `{card}` in pack `{}`",
+                    pack.name
+                );
                 return 1;
             };
             if common.format == Format::Json {
@@ -185,7 +202,10 @@ fn target_pack(s: &Session) -> Option<&fuda::ir::Pack> {
 }
 
 fn find_card<'a>(pack: &'a fuda::ir::Pack, key: &str) -> Option<&'a fuda::ir::Card> {
-    pack.cards.iter().find(|c| c.name == key || c.number == key || c.id == key).or_else(|| pack.cards.iter().find(|c| c.name.contains(key)))
+    pack.cards
+        .iter()
+        .find(|c| c.name == key || c.number == key || c.id == key)
+        .or_else(|| pack.cards.iter().find(|c| c.name.contains(key)))
 }
 
 /// Prints diagnostics and returns the exit code they call for.
@@ -194,7 +214,11 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
     let hidden = s.diags.len().saturating_sub(common.max_diagnostics);
     match common.format {
         Format::Json => {
-            let list: Vec<JsonDiagnostic> = s.diags.iter().map(|d| JsonDiagnostic::new(d, &s.sources)).collect();
+            let list: Vec<JsonDiagnostic> = s
+                .diags
+                .iter()
+                .map(|d| JsonDiagnostic::new(d, &s.sources))
+                .collect();
             let doc = serde_json::json!({
                 "diagnostics": list,
                 "errors": s.error_count(),
@@ -202,18 +226,31 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
                 "packs": s.packs.iter().map(|p| serde_json::json!({"name": p.pack.name, "game": p.pack.game, "cards": p.pack.cards.len()})).collect::<Vec<_>>(),
             });
             let mut out = std::io::stdout().lock();
-            let _ = writeln!(out, "{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+            let _ = writeln!(
+                out,
+                "{}",
+                serde_json::to_string_pretty(&doc).unwrap_or_default()
+            );
         }
         Format::Human => {
-            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && std::io::stderr().is_terminal();
-            let width = if std::io::stderr().is_terminal() { 100 } else { 80 };
+            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal();
+            let width = if std::io::stderr().is_terminal() {
+                100
+            } else {
+                80
+            };
             let opts = RenderOptions { color, width };
             let mut err = std::io::stderr().lock();
             for d in shown {
                 let _ = write!(err, "{}", diagnostic::render(d, &s.sources, opts));
             }
             if hidden > 0 {
-                let _ = writeln!(err, "… and {hidden} more diagnostic{} not shown (use --max-diagnostics)", plural(hidden));
+                let _ = writeln!(
+                    err,
+                    "… and {hidden} more diagnostic{} not shown (use --max-diagnostics)",
+                    plural(hidden)
+                );
             }
         }
     }

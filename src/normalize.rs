@@ -20,7 +20,10 @@ pub fn apply(rules: &[NormRule], text: &str) -> String {
                 Some(p) => s[p.len()..].to_string(),
                 None => s,
             },
-            NormRule::StripSuffix(ps) => match ps.iter().find(|p| s.len() > p.len() && s.ends_with(p.as_str())) {
+            NormRule::StripSuffix(ps) => match ps
+                .iter()
+                .find(|p| s.len() > p.len() && s.ends_with(p.as_str()))
+            {
                 Some(p) => s[..s.len() - p.len()].to_string(),
                 None => s,
             },
@@ -63,7 +66,10 @@ mod tests {
 
     #[test]
     fn strips_promo_suffix() {
-        let rules = [NormRule::Uppercase, NormRule::StripSuffix(vec!["SP".into(), "P".into()])];
+        let rules = [
+            NormRule::Uppercase,
+            NormRule::StripSuffix(vec!["SP".into(), "P".into()]),
+        ];
         assert_eq!(apply(&rules, "01-001p"), "01-001");
         assert_eq!(apply(&rules, "01-001SP"), "01-001");
         assert_eq!(apply(&rules, "P"), "P");

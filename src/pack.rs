@@ -70,7 +70,13 @@ impl PackSource {
                 Err(e) => unreadable.push((display(&p), e.to_string())),
             }
         }
-        Ok(PackSource { dir: Some(dir.to_path_buf()), manifest_path: display(&manifest), manifest_text: Some(manifest_text), files: read, unreadable })
+        Ok(PackSource {
+            dir: Some(dir.to_path_buf()),
+            manifest_path: display(&manifest),
+            manifest_text: Some(manifest_text),
+            files: read,
+            unreadable,
+        })
     }
 
     /// The embedded copy of a shipped game pack.
@@ -92,7 +98,13 @@ impl PackSource {
     /// A lone file outside any pack.
     pub fn lone_file(path: &Path) -> std::io::Result<PackSource> {
         let bytes = std::fs::read(path)?;
-        Ok(PackSource { dir: None, manifest_path: display(path), manifest_text: None, files: vec![(display(path), bytes)], unreadable: Vec::new() })
+        Ok(PackSource {
+            dir: None,
+            manifest_path: display(path),
+            manifest_text: None,
+            files: vec![(display(path), bytes)],
+            unreadable: Vec::new(),
+        })
     }
 }
 
@@ -123,12 +135,20 @@ fn collect_fuda(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 fn collect_embedded(dir: &Dir, out: &mut Vec<(String, Vec<u8>)>) {
     for f in dir.files() {
         if f.path().extension().is_some_and(|x| x == "fuda") {
-            out.push((format!("<embedded>/{}", f.path().display()), f.contents().to_vec()));
+            out.push((
+                format!("<embedded>/{}", f.path().display()),
+                f.contents().to_vec(),
+            ));
         }
     }
     for d in dir.dirs() {
-        let name = d.path().file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
-        if !NOT_SOURCE.contains(&name.as_str()) && d.get_file(d.path().join("pack.toml")).is_none() {
+        let name = d
+            .path()
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if !NOT_SOURCE.contains(&name.as_str()) && d.get_file(d.path().join("pack.toml")).is_none()
+        {
             collect_embedded(d, out);
         }
     }
@@ -169,16 +189,29 @@ impl Session {
                 return;
             }
             let mut subdirs: Vec<PathBuf> = match std::fs::read_dir(path) {
-                Ok(rd) => rd.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.is_dir()).collect(),
+                Ok(rd) => rd
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect(),
                 Err(e) => return self.io_error(path, &e),
             };
             subdirs.sort();
-            let packs: Vec<PathBuf> = subdirs.into_iter().filter(|d| d.join("pack.toml").exists()).collect();
+            let packs: Vec<PathBuf> = subdirs
+                .into_iter()
+                .filter(|d| d.join("pack.toml").exists())
+                .collect();
             if packs.is_empty() {
                 let id = self.sources.add(SourceFile::new(display(path), ""));
                 self.diags.push(
-                    Diagnostic::error(codes::PACK_NO_SOURCE, id, Span::default(), format!("`{}` holds no pack", display(path)), "no pack.toml here or in its folders")
-                        .with_help("a pack is a folder with a `pack.toml`; or pass `.fuda` files"),
+                    Diagnostic::error(
+                        codes::PACK_NO_SOURCE,
+                        id,
+                        Span::default(),
+                        format!("`{}` holds no pack", display(path)),
+                        "no pack.toml here or in its folders",
+                    )
+                    .with_help("a pack is a folder with a `pack.toml`; or pass `.fuda` files"),
                 );
             }
             for p in packs {
@@ -198,13 +231,25 @@ impl Session {
             }
         } else {
             let id = self.sources.add(SourceFile::new(display(path), ""));
-            self.diags.push(Diagnostic::error(codes::PACK_NO_SOURCE, id, Span::default(), format!("`{}` does not exist", display(path)), "no such file or folder"));
+            self.diags.push(Diagnostic::error(
+                codes::PACK_NO_SOURCE,
+                id,
+                Span::default(),
+                format!("`{}` does not exist", display(path)),
+                "no such file or folder",
+            ));
         }
     }
 
     fn io_error(&mut self, path: &Path, e: &std::io::Error) {
         let id = self.sources.add(SourceFile::new(display(path), ""));
-        self.diags.push(Diagnostic::error(codes::SOURCE_IO, id, Span::default(), format!("cannot read `{}`: {e}", display(path)), "unreadable"));
+        self.diags.push(Diagnostic::error(
+            codes::SOURCE_IO,
+            id,
+            Span::default(),
+            format!("cannot read `{}`: {e}", display(path)),
+            "unreadable",
+        ));
     }
 
     /// Loads and compiles the pack in `dir` (once).
@@ -236,8 +281,14 @@ impl Session {
                 Err((fixed, at, len)) => {
                     let id = self.sources.add(SourceFile::new(path.clone(), fixed));
                     self.diags.push(
-                        Diagnostic::error(codes::SOURCE_INVALID_UTF8, id, Span::new(at, at + len), "this file is not valid UTF-8", "invalid byte sequence")
-                            .with_help("save the file as UTF-8"),
+                        Diagnostic::error(
+                            codes::SOURCE_INVALID_UTF8,
+                            id,
+                            Span::new(at, at + len),
+                            "this file is not valid UTF-8",
+                            "invalid byte sequence",
+                        )
+                        .with_help("save the file as UTF-8"),
                     );
                     valid = false;
                 }
@@ -246,7 +297,13 @@ impl Session {
         let file_count = src.files.len() as u32;
         for (path, reason) in &src.unreadable {
             let id = self.sources.add(SourceFile::new(path.clone(), ""));
-            self.diags.push(Diagnostic::error(codes::SOURCE_IO, id, Span::default(), format!("cannot read `{path}`: {reason}"), "unreadable"));
+            self.diags.push(Diagnostic::error(
+                codes::SOURCE_IO,
+                id,
+                Span::default(),
+                format!("cannot read `{path}`: {reason}"),
+                "unreadable",
+            ));
             valid = false;
         }
         let meta = match &src.manifest_text {
@@ -260,8 +317,17 @@ impl Session {
             let (file, span) = meta.manifest.unwrap_or_default();
             let chain = self.in_progress.join("` → `");
             self.diags.push(
-                Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires itself: `{chain}` → `{}`", meta.name, meta.name), "a cycle of requirements")
-                    .with_help("remove one of these requirements"),
+                Diagnostic::error(
+                    codes::PACK_MISSING_REQUIREMENT,
+                    file,
+                    span,
+                    format!(
+                        "pack `{}` requires itself: `{chain}` → `{}`",
+                        meta.name, meta.name
+                    ),
+                    "a cycle of requirements",
+                )
+                .with_help("remove one of these requirements"),
             );
             return None;
         }
@@ -280,11 +346,25 @@ impl Session {
                         .or(meta.manifest)
                         .unwrap_or((decoded.first().copied().unwrap_or(base), Span::default()));
                     let known = known_packs(&self.packs);
-                    let help = crate::diagnostic::did_you_mean(req, known.iter().map(String::as_str))
-                        .unwrap_or_else(|| format!("put the `{req}` pack beside this one, or under `cards/{req}`"));
+                    let help =
+                        crate::diagnostic::did_you_mean(req, known.iter().map(String::as_str))
+                            .unwrap_or_else(|| {
+                                format!(
+                                    "put the `{req}` pack beside this one, or under `cards/{req}`"
+                                )
+                            });
                     self.diags.push(
-                        Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("pack `{}` requires `{req}`, which cannot be found", meta.name), "no such pack")
-                            .with_help(help),
+                        Diagnostic::error(
+                            codes::PACK_MISSING_REQUIREMENT,
+                            file,
+                            span,
+                            format!(
+                                "pack `{}` requires `{req}`, which cannot be found",
+                                meta.name
+                            ),
+                            "no such pack",
+                        )
+                        .with_help(help),
                     );
                     valid = false;
                 }
@@ -296,7 +376,8 @@ impl Session {
         let key = match (&self.cache, &src.manifest_text, valid) {
             (Some(_), Some(manifest), true) => {
                 let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
-                (dep_keys.iter().all(|k| !k.is_empty())).then(|| Cache::key(manifest, &src.files, &dep_keys))
+                (dep_keys.iter().all(|k| !k.is_empty()))
+                    .then(|| Cache::key(manifest, &src.files, &dep_keys))
             }
             _ => None,
         };
@@ -339,7 +420,14 @@ impl Session {
             // Still report the file's syntax errors, then say what is missing.
             parse::parse_file(&text, id, &mut self.diags);
             let first = crate::lex::token_iter(&text)
-                .find(|(t, _)| !matches!(t, Ok(crate::lex::Token::Whitespace | crate::lex::Token::LineComment | crate::lex::Token::BlockComment)))
+                .find(|(t, _)| {
+                    !matches!(
+                        t,
+                        Ok(crate::lex::Token::Whitespace
+                            | crate::lex::Token::LineComment
+                            | crate::lex::Token::BlockComment)
+                    )
+                })
                 .map_or(Span::default(), |(_, s)| s);
             self.diags.push(
                 Diagnostic::error(codes::PACK_GAME_HEADER, id, first, "a fuda file starts with the game it is written for", "no `game` line before this")
@@ -347,12 +435,37 @@ impl Session {
             );
             return None;
         };
-        let stem = Path::new(&src.manifest_path).file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "file".into());
-        let name: String = stem.chars().map(|c| if c.is_alphanumeric() || c == '_' || c == '-' { c } else { '_' }).collect();
-        let is_ruleset = text.lines().any(|l| l.starts_with("game ") && l.contains('{'));
-        let requires = if is_ruleset { vec![] } else { vec![game.clone()] };
+        let stem = Path::new(&src.manifest_path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "file".into());
+        let name: String = stem
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let is_ruleset = text
+            .lines()
+            .any(|l| l.starts_with("game ") && l.contains('{'));
+        let requires = if is_ruleset {
+            vec![]
+        } else {
+            vec![game.clone()]
+        };
         let requires_at = requires.iter().map(|_| (id, game_span)).collect();
-        Some(PackMeta { name, version: "0.0.0".into(), game, requires, manifest: Some((id, game_span)), requires_at })
+        Some(PackMeta {
+            name,
+            version: "0.0.0".into(),
+            game,
+            requires,
+            manifest: Some((id, game_span)),
+            requires_at,
+        })
     }
 
     fn require(&mut self, name: &str, from: Option<&Path>) -> Option<usize> {
@@ -376,24 +489,54 @@ impl Session {
     }
 
     fn manifest(&mut self, path: &str, text: &str) -> Option<PackMeta> {
-        let id = self.sources.add(SourceFile::new(path.to_string(), text.to_string()));
+        let id = self
+            .sources
+            .add(SourceFile::new(path.to_string(), text.to_string()));
         match toml::from_str::<Manifest>(text) {
             Ok(m) => {
-                let bad_name = m.name.is_empty() || !m.name.chars().all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+                let bad_name = m.name.is_empty()
+                    || !m
+                        .name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
                 if bad_name {
                     let span = find_value(text, "name");
                     self.diags.push(
-                        Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("`{}` is not a valid pack name", m.name), "invalid name")
-                            .with_help("use letters, digits, `_` and `-`: the name qualifies every card id"),
+                        Diagnostic::error(
+                            codes::PACK_MANIFEST,
+                            id,
+                            span,
+                            format!("`{}` is not a valid pack name", m.name),
+                            "invalid name",
+                        )
+                        .with_help(
+                            "use letters, digits, `_` and `-`: the name qualifies every card id",
+                        ),
                     );
                     return None;
                 }
                 let span = find_value(text, "name");
-                let requires_at = m.requires.iter().map(|r| (id, find_quoted(text, "requires", r))).collect();
-                Some(PackMeta { name: m.name, version: m.version, game: m.game, requires: m.requires, manifest: Some((id, span)), requires_at })
+                let requires_at = m
+                    .requires
+                    .iter()
+                    .map(|r| (id, find_quoted(text, "requires", r)))
+                    .collect();
+                Some(PackMeta {
+                    name: m.name,
+                    version: m.version,
+                    game: m.game,
+                    requires: m.requires,
+                    manifest: Some((id, span)),
+                    requires_at,
+                })
             }
             Err(e) => {
-                let span = e.span().map(|r| Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start)))).unwrap_or_default();
+                let span = e
+                    .span()
+                    .map(|r| {
+                        Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start)))
+                    })
+                    .unwrap_or_default();
                 self.diags.push(
                     Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("invalid pack.toml: {}", e.message()), "here")
                         .with_help("a pack.toml holds strings: `name = \"my_pack\"`, `version = \"0.1.0\"`, `game = \"pmv\"`, and optionally `requires = [\"pmv\"]` and `description = \"…\"`"),
@@ -426,7 +569,12 @@ impl Session {
 /// non-comment line (the file may not parse; this needs no parser).
 fn lone_game(text: &str) -> Option<(String, Span)> {
     let mut toks = crate::lex::tokens(text).into_iter().filter(|(t, _)| {
-        !matches!(t, Ok(crate::lex::Token::Whitespace | crate::lex::Token::LineComment | crate::lex::Token::BlockComment))
+        !matches!(
+            t,
+            Ok(crate::lex::Token::Whitespace
+                | crate::lex::Token::LineComment
+                | crate::lex::Token::BlockComment)
+        )
     });
     let (_, first) = toks.next()?;
     if &text[first.start..first.end] != "game" {
@@ -440,9 +588,18 @@ fn lone_game(text: &str) -> Option<(String, Span)> {
 fn known_packs(loaded: &[Compiled]) -> Vec<String> {
     let mut names: Vec<String> = loaded.iter().map(|p| p.pack.name.clone()).collect();
     if let Ok(rd) = std::fs::read_dir("cards") {
-        names.extend(rd.filter_map(Result::ok).filter(|e| e.path().join("pack.toml").exists()).map(|e| e.file_name().to_string_lossy().into_owned()));
+        names.extend(
+            rd.filter_map(Result::ok)
+                .filter(|e| e.path().join("pack.toml").exists())
+                .map(|e| e.file_name().to_string_lossy().into_owned()),
+        );
     }
-    names.extend(EMBEDDED.dirs().filter_map(|d| d.path().file_name()).map(|n| n.to_string_lossy().into_owned()));
+    names.extend(
+        EMBEDDED
+            .dirs()
+            .filter_map(|d| d.path().file_name())
+            .map(|n| n.to_string_lossy().into_owned()),
+    );
     names.sort();
     names.dedup();
     names
@@ -491,7 +648,10 @@ pub fn find_pack_dir(file: &Path) -> Option<PathBuf> {
 }
 
 fn pathdiff(d: &Path) -> PathBuf {
-    match std::env::current_dir().ok().and_then(|cwd| d.strip_prefix(&cwd).ok().map(Path::to_path_buf)) {
+    match std::env::current_dir()
+        .ok()
+        .and_then(|cwd| d.strip_prefix(&cwd).ok().map(Path::to_path_buf))
+    {
         Some(p) if p.as_os_str().is_empty() => PathBuf::from("."),
         Some(p) => p,
         None => d.to_path_buf(),
@@ -500,5 +660,8 @@ fn pathdiff(d: &Path) -> PathBuf {
 
 /// Used by tests: the id of a file by its display path.
 pub fn file_id(sources: &SourceMap, path: &str) -> Option<FileId> {
-    sources.files().find(|(_, f)| f.path == path).map(|(id, _)| id)
+    sources
+        .files()
+        .find(|(_, f)| f.path == path)
+        .map(|(id, _)| id)
 }

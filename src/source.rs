@@ -6,7 +6,19 @@
 use std::sync::Arc;
 
 /// A byte range `start..end` inside one source file.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    Default,
+    PartialOrd,
+    Ord,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct Span {
     /// Byte offset of the first byte.
     pub start: usize,
@@ -38,7 +50,19 @@ impl Span {
 }
 
 /// Identifies a file inside a [`SourceMap`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Default,
+    serde::Serialize,
+    serde::Deserialize,
+)]
 pub struct FileId(pub u32);
 
 /// One source file: its display path, its text and the byte offset of each line start.
@@ -57,7 +81,11 @@ impl SourceFile {
         let text: Arc<str> = text.into();
         let mut line_starts = vec![0];
         line_starts.extend(memchr_lines(text.as_bytes()));
-        SourceFile { path: path.into(), text, line_starts }
+        SourceFile {
+            path: path.into(),
+            text,
+            line_starts,
+        }
     }
 
     /// 1-based line and column of a byte offset; columns count Unicode scalar values.
@@ -78,7 +106,11 @@ impl SourceFile {
 }
 
 fn memchr_lines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').map(|(i, _)| i + 1)
+    bytes
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .map(|(i, _)| i + 1)
 }
 
 /// Every file of one compilation, addressed by [`FileId`].
@@ -107,7 +139,10 @@ impl SourceMap {
     }
     /// All files, in the order they were added.
     pub fn files(&self) -> impl Iterator<Item = (FileId, &SourceFile)> {
-        self.files.iter().enumerate().map(|(i, f)| (FileId(i as u32), f))
+        self.files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FileId(i as u32), f))
     }
 }
 

@@ -18,17 +18,40 @@ fn shipped() -> &'static Session {
 }
 
 fn snapshot_name(id: &str) -> String {
-    id.chars().map(|c| if c.is_alphanumeric() || c == '-' || c == '_' { c } else { '_' }).collect()
+    id.chars()
+        .map(|c| {
+            if c.is_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
 }
 
 #[test]
 fn shipped_packs_check_clean() {
     let s = shipped();
-    let rendered: String = s.diags.iter().map(|d| render(d, &s.sources, RenderOptions::plain())).collect();
-    assert!(s.diags.is_empty(), "shipped cards have diagnostics:\n{rendered}");
+    let rendered: String = s
+        .diags
+        .iter()
+        .map(|d| render(d, &s.sources, RenderOptions::plain()))
+        .collect();
+    assert!(
+        s.diags.is_empty(),
+        "shipped cards have diagnostics:\n{rendered}"
+    );
     for game in ["pmv", "ws", "pm"] {
-        let pack = s.packs.iter().find(|p| p.pack.name == game).unwrap_or_else(|| panic!("pack {game} not loaded"));
-        assert!(pack.pack.cards.len() >= 12, "{game} ships {} cards, fewer than 12", pack.pack.cards.len());
+        let pack = s
+            .packs
+            .iter()
+            .find(|p| p.pack.name == game)
+            .unwrap_or_else(|| panic!("pack {game} not loaded"));
+        assert!(
+            pack.pack.cards.len() >= 12,
+            "{game} ships {} cards, fewer than 12",
+            pack.pack.cards.len()
+        );
     }
 }
 
@@ -40,7 +63,11 @@ fn every_card_matches_its_ir_snapshot() {
         let rel = &shown[shown.find("cards/").expect("under cards/")..];
         for compiled in &s.packs {
             for card in &compiled.pack.cards {
-                let file = compiled.spans.entries.get(&format!("cards/{}", card.id)).map(|e| e.0.as_str());
+                let file = compiled
+                    .spans
+                    .entries
+                    .get(&format!("cards/{}", card.id))
+                    .map(|e| e.0.as_str());
                 if file != Some(rel) {
                     continue;
                 }
@@ -80,7 +107,11 @@ fn cached_ir_equals_compiled_ir() {
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(first.packs.len(), second.packs.len());
     for (a, b) in first.packs.iter().zip(&second.packs) {
-        assert_eq!(a.pack, b.pack, "pack {} differs after a cache round trip", a.pack.name);
+        assert_eq!(
+            a.pack, b.pack,
+            "pack {} differs after a cache round trip",
+            a.pack.name
+        );
     }
     assert_eq!(first.diags, second.diags);
 }

@@ -67,7 +67,10 @@ fn entries() -> Vec<PathBuf> {
 }
 
 fn entry_name(path: &Path) -> String {
-    path.file_name().expect("entry has a name").to_string_lossy().into_owned()
+    path.file_name()
+        .expect("entry has a name")
+        .to_string_lossy()
+        .into_owned()
 }
 
 fn check(path: &Path) -> Case {
@@ -75,23 +78,44 @@ fn check(path: &Path) -> Case {
     s.check_path(path);
     s.finish();
     let prefix = format!("{ERRORS}/");
-    let own: Vec<_> = s.diags.iter().filter(|d| s.sources.get(d.primary.file).path.starts_with(&prefix)).collect();
+    let own: Vec<_> = s
+        .diags
+        .iter()
+        .filter(|d| s.sources.get(d.primary.file).path.starts_with(&prefix))
+        .collect();
     Case {
         name: entry_name(path),
-        rendered: own.iter().map(|d| diagnostic::render(d, &s.sources, RenderOptions::plain())).collect(),
-        json: own.iter().map(|d| JsonDiagnostic::new(d, &s.sources)).collect(),
-        texts: s.sources.files().map(|(_, f)| (f.path.clone(), f.text.clone())).collect(),
+        rendered: own
+            .iter()
+            .map(|d| diagnostic::render(d, &s.sources, RenderOptions::plain()))
+            .collect(),
+        json: own
+            .iter()
+            .map(|d| JsonDiagnostic::new(d, &s.sources))
+            .collect(),
+        texts: s
+            .sources
+            .files()
+            .map(|(_, f)| (f.path.clone(), f.text.clone()))
+            .collect(),
     }
 }
 
 /// Every entry checked once, shared by all tests of this file.
 fn cases() -> &'static BTreeMap<String, Case> {
     static CASES: OnceLock<BTreeMap<String, Case>> = OnceLock::new();
-    CASES.get_or_init(|| entries().iter().map(|p| (entry_name(p), check(p))).collect())
+    CASES.get_or_init(|| {
+        entries()
+            .iter()
+            .map(|p| (entry_name(p), check(p)))
+            .collect()
+    })
 }
 
 fn case(path: &Path) -> &'static Case {
-    cases().get(&entry_name(path)).expect("every entry was checked")
+    cases()
+        .get(&entry_name(path))
+        .expect("every entry was checked")
 }
 
 /// The snapshot text: the rendered diagnostics, then their JSON form.
@@ -146,12 +170,21 @@ fn every_code_is_covered() {
     let hit: BTreeSet<&str> = cases().values().flat_map(Case::codes).collect();
     let all: BTreeSet<&str> = codes::ALL.iter().map(|c| c.0).collect();
     for (code, _) in NOT_COVERABLE {
-        assert!(all.contains(code), "NOT_COVERABLE lists `{code}`, which is no diagnostic code");
+        assert!(
+            all.contains(code),
+            "NOT_COVERABLE lists `{code}`, which is no diagnostic code"
+        );
         assert!(!hit.contains(code), "`{code}` is listed as not coverable, but an error file hits it: remove it from NOT_COVERABLE");
     }
-    let missing: Vec<&str> =
-        all.iter().copied().filter(|c| !hit.contains(c) && !NOT_COVERABLE.iter().any(|(n, _)| n == c)).collect();
-    assert!(missing.is_empty(), "no file in tests/errors/ produces: {missing:#?}");
+    let missing: Vec<&str> = all
+        .iter()
+        .copied()
+        .filter(|c| !hit.contains(c) && !NOT_COVERABLE.iter().any(|(n, _)| n == c))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "no file in tests/errors/ produces: {missing:#?}"
+    );
 }
 
 /// Every entry yields at least one error, except the warnings-only ones,
@@ -160,10 +193,23 @@ fn every_code_is_covered() {
 fn every_file_yields_an_error() {
     for c in cases().values() {
         if WARNINGS_ONLY.contains(&c.name.as_str()) {
-            assert_eq!(c.count(Severity::Error), 0, "{}: listed as warnings-only but has errors", c.name);
-            assert!(c.count(Severity::Warning) > 0, "{}: listed as warnings-only but has no warning", c.name);
+            assert_eq!(
+                c.count(Severity::Error),
+                0,
+                "{}: listed as warnings-only but has errors",
+                c.name
+            );
+            assert!(
+                c.count(Severity::Warning) > 0,
+                "{}: listed as warnings-only but has no warning",
+                c.name
+            );
         } else {
-            assert!(c.count(Severity::Error) > 0, "{}: no error reported", c.name);
+            assert!(
+                c.count(Severity::Error) > 0,
+                "{}: no error reported",
+                c.name
+            );
         }
     }
 }
@@ -172,7 +218,10 @@ fn every_file_yields_an_error() {
 fn expected_codes(path: &Path) -> BTreeSet<String> {
     let mut texts = Vec::new();
     if path.is_dir() {
-        for e in std::fs::read_dir(path).expect("pack folder").chain(std::fs::read_dir(path.join("sets")).into_iter().flatten()) {
+        for e in std::fs::read_dir(path)
+            .expect("pack folder")
+            .chain(std::fs::read_dir(path.join("sets")).into_iter().flatten())
+        {
             let p = e.expect("entry").path();
             if let Ok(bytes) = std::fs::read(&p) {
                 texts.push(String::from_utf8_lossy(&bytes).into_owned());
@@ -183,7 +232,12 @@ fn expected_codes(path: &Path) -> BTreeSet<String> {
     }
     let mut out = BTreeSet::new();
     for t in texts {
-        let first = t.trim_start_matches('\u{feff}').lines().next().unwrap_or("").to_string();
+        let first = t
+            .trim_start_matches('\u{feff}')
+            .lines()
+            .next()
+            .unwrap_or("")
+            .to_string();
         if !first.contains("expect:") {
             continue;
         }
@@ -204,7 +258,11 @@ fn expect_comments_match() {
         let c = case(&p);
         let got = c.codes();
         let want = expected_codes(&p);
-        assert!(!want.is_empty(), "{}: no `expect:` comment naming a code", c.name);
+        assert!(
+            !want.is_empty(),
+            "{}: no `expect:` comment naming a code",
+            c.name
+        );
         for w in &want {
             if !got.contains(w.as_str()) {
                 wrong.push(format!("{}: expects `{w}`, got {got:?}", c.name));
@@ -228,20 +286,55 @@ fn line_col(text: &str, offset: usize) -> (usize, usize) {
 fn json_positions_are_consistent() {
     for c in cases().values() {
         for j in &c.json {
-            let text = c.texts.get(&j.file).unwrap_or_else(|| panic!("{}: unknown file {}", c.name, j.file));
+            let text = c
+                .texts
+                .get(&j.file)
+                .unwrap_or_else(|| panic!("{}: unknown file {}", c.name, j.file));
             let what = format!("{}: {} at {}:{}", c.name, j.code, j.line, j.column);
-            assert!(j.line >= 1 && j.column >= 1 && j.end_line >= 1 && j.end_column >= 1, "{what}: not 1-based");
+            assert!(
+                j.line >= 1 && j.column >= 1 && j.end_line >= 1 && j.end_column >= 1,
+                "{what}: not 1-based"
+            );
             let end = j.offset + j.length;
-            assert!(end <= text.len(), "{what}: span {}..{end} beyond the file ({} bytes)", j.offset, text.len());
-            assert!(text.is_char_boundary(j.offset) && text.is_char_boundary(end), "{what}: span not on character boundaries");
-            assert_eq!((j.line, j.column), line_col(text, j.offset), "{what}: line/column disagree with offset");
-            assert_eq!((j.end_line, j.end_column), line_col(text, end), "{what}: end line/column disagree with offset + length");
-            assert!((j.end_line, j.end_column) >= (j.line, j.column), "{what}: ends before it starts");
+            assert!(
+                end <= text.len(),
+                "{what}: span {}..{end} beyond the file ({} bytes)",
+                j.offset,
+                text.len()
+            );
+            assert!(
+                text.is_char_boundary(j.offset) && text.is_char_boundary(end),
+                "{what}: span not on character boundaries"
+            );
+            assert_eq!(
+                (j.line, j.column),
+                line_col(text, j.offset),
+                "{what}: line/column disagree with offset"
+            );
+            assert_eq!(
+                (j.end_line, j.end_column),
+                line_col(text, end),
+                "{what}: end line/column disagree with offset + length"
+            );
+            assert!(
+                (j.end_line, j.end_column) >= (j.line, j.column),
+                "{what}: ends before it starts"
+            );
             for r in &j.related {
-                let t = c.texts.get(&r.file).unwrap_or_else(|| panic!("{what}: related label in unknown file {}", r.file));
+                let t = c
+                    .texts
+                    .get(&r.file)
+                    .unwrap_or_else(|| panic!("{what}: related label in unknown file {}", r.file));
                 let rend = r.offset + r.length;
-                assert!(rend <= t.len() && t.is_char_boundary(r.offset) && t.is_char_boundary(rend), "{what}: related span out of its file");
-                assert_eq!((r.line, r.column), line_col(t, r.offset), "{what}: related line/column disagree with offset");
+                assert!(
+                    rend <= t.len() && t.is_char_boundary(r.offset) && t.is_char_boundary(rend),
+                    "{what}: related span out of its file"
+                );
+                assert_eq!(
+                    (r.line, r.column),
+                    line_col(t, r.offset),
+                    "{what}: related line/column disagree with offset"
+                );
             }
         }
     }

@@ -20,7 +20,13 @@ const N: usize = 100_000;
 
 /// A lone in-memory file, as `PackSource::lone_file` reads one from disk.
 fn lone(path: &str, bytes: Vec<u8>) -> PackSource {
-    PackSource { dir: None, manifest_path: path.to_string(), manifest_text: None, files: vec![(path.to_string(), bytes)], unreadable: Vec::new() }
+    PackSource {
+        dir: None,
+        manifest_path: path.to_string(),
+        manifest_text: None,
+        files: vec![(path.to_string(), bytes)],
+        unreadable: Vec::new(),
+    }
 }
 
 /// A small self-contained ruleset, so the cases depend on no shipped pack.
@@ -72,7 +78,9 @@ struct Checked {
 impl Checked {
     /// Errors whose primary label is in the checked file.
     fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.diags.iter().filter(|d| d.is_error() && d.primary.file == self.file)
+        self.diags
+            .iter()
+            .filter(|d| d.is_error() && d.primary.file == self.file)
     }
 
     /// 1-based line and column of a diagnostic's primary label.
@@ -85,8 +93,15 @@ impl Checked {
             .iter()
             .take(8)
             .map(|d| {
-                let (l, c) = self.sources.get(d.primary.file).line_col(d.primary.span.start);
-                format!("  {}:{l}:{c}: {}", self.sources.get(d.primary.file).path, d.message.chars().take(120).collect::<String>())
+                let (l, c) = self
+                    .sources
+                    .get(d.primary.file)
+                    .line_col(d.primary.span.start);
+                format!(
+                    "  {}:{l}:{c}: {}",
+                    self.sources.get(d.primary.file).path,
+                    d.message.chars().take(120).collect::<String>()
+                )
             })
             .collect::<Vec<_>>()
             .join("\n")
@@ -108,7 +123,12 @@ fn check(name: &str, bytes: Vec<u8>) -> Checked {
             }
             let file = fuda::pack::file_id(&s.sources, &path).expect("the file is registered");
             let text = s.sources.get(file).text.to_string();
-            Checked { diags: std::mem::take(&mut s.diags), sources: s.sources.clone(), file, text }
+            Checked {
+                diags: std::mem::take(&mut s.diags),
+                sources: s.sources.clone(),
+                file,
+                text,
+            }
         })
         .expect("spawn")
         .join()
@@ -124,13 +144,30 @@ fn assert_positioned(c: &Checked, expect: &str) {
                 continue;
             }
             let s = l.span;
-            assert!(s.start <= s.end && s.end <= c.text.len(), "span {s:?} outside the file ({} bytes): {}", c.text.len(), d.message);
-            assert!(c.text.is_char_boundary(s.start) && c.text.is_char_boundary(s.end), "span {s:?} splits a char: {}", d.message);
+            assert!(
+                s.start <= s.end && s.end <= c.text.len(),
+                "span {s:?} outside the file ({} bytes): {}",
+                c.text.len(),
+                d.message
+            );
+            assert!(
+                c.text.is_char_boundary(s.start) && c.text.is_char_boundary(s.end),
+                "span {s:?} splits a char: {}",
+                d.message
+            );
         }
     }
-    assert!(c.errors().next().is_some(), "no error in the file; got:\n{}", c.summary());
+    assert!(
+        c.errors().next().is_some(),
+        "no error in the file; got:\n{}",
+        c.summary()
+    );
     if !expect.is_empty() {
-        assert!(c.errors().any(|d| d.message.contains(expect)), "no error says {expect:?}; got:\n{}", c.summary());
+        assert!(
+            c.errors().any(|d| d.message.contains(expect)),
+            "no error says {expect:?}; got:\n{}",
+            c.summary()
+        );
     }
 }
 
@@ -156,7 +193,11 @@ fn xorshift(seed: u64) -> impl FnMut() -> u64 {
 #[test]
 fn the_valid_card_is_clean() {
     let c = check("valid", valid_card().into_bytes());
-    assert!(c.diags.iter().all(|d| !d.is_error()), "expected no errors:\n{}", c.summary());
+    assert!(
+        c.diags.iter().all(|d| !d.is_error()),
+        "expected no errors:\n{}",
+        c.summary()
+    );
 }
 
 #[test]
@@ -165,19 +206,33 @@ fn bom_and_crlf_check_clean_and_keep_line_numbers() {
     let mut bytes = b"\xEF\xBB\xBF".to_vec();
     bytes.extend_from_slice(crlf.as_bytes());
     let c = check("bom_crlf", bytes);
-    assert!(c.errors().next().is_none(), "BOM + CRLF file should be clean:\n{}", c.summary());
+    assert!(
+        c.errors().next().is_none(),
+        "BOM + CRLF file should be clean:\n{}",
+        c.summary()
+    );
 
     // An unknown verb on a known line and column.
     let lines: Vec<&str> = crlf.split("\r\n").collect();
-    let n = lines.iter().position(|l| l.contains("destroy target")).expect("line");
+    let n = lines
+        .iter()
+        .position(|l| l.contains("destroy target"))
+        .expect("line");
     let col = lines[n].find("destroy").expect("col") + 1;
     let broken = crlf.replacen("destroy target", "obliterate target", 1);
     let mut bytes = b"\xEF\xBB\xBF".to_vec();
     bytes.extend_from_slice(broken.as_bytes());
     let c = check("bom_crlf_error", bytes);
     assert_positioned(&c, "obliterate");
-    let d = c.errors().find(|d| d.message.contains("obliterate")).expect("error");
-    assert_eq!(c.line_col(d), (n + 1, col), "BOM and CRLF must not shift positions");
+    let d = c
+        .errors()
+        .find(|d| d.message.contains("obliterate"))
+        .expect("error");
+    assert_eq!(
+        c.line_col(d),
+        (n + 1, col),
+        "BOM and CRLF must not shift positions"
+    );
 
     // A lexical error on line 1, right after the BOM, is in column 1.
     let c = check("bom_first", b"\xEF\xBB\xBF@game mini\r\n".to_vec());
@@ -189,9 +244,19 @@ fn bom_and_crlf_check_clean_and_keep_line_numbers() {
 fn bounds_do_not_reject_ordinary_code() {
     // Many choices, unary minus and `may` in one block, one statement each.
     let body = "destroy target 1 character on opponent.field\n    opponent.damage += -1\n    may draw 1\n    ".repeat(60);
-    let chain = format!("if false {{ draw 1 }}{}", " else if false { draw 1 }".repeat(200));
-    let c = check("ordinary", card_with(&format!("{body}{chain}")).into_bytes());
-    assert!(c.errors().next().is_none(), "expected no errors:\n{}", c.summary());
+    let chain = format!(
+        "if false {{ draw 1 }}{}",
+        " else if false { draw 1 }".repeat(200)
+    );
+    let c = check(
+        "ordinary",
+        card_with(&format!("{body}{chain}")).into_bytes(),
+    );
+    assert!(
+        c.errors().next().is_none(),
+        "expected no errors:\n{}",
+        c.summary()
+    );
 }
 
 // ───────────────────────────── bytes ─────────────────────────────
@@ -203,12 +268,22 @@ fn random_bytes() {
     let c = check("random", bytes);
     assert_positioned(&c, "");
     // Random printable ASCII: valid UTF-8, so it goes through the lexer and parser.
-    let ascii: String = (0..N).map(|_| (b' ' + (next() % 95) as u8) as char).collect();
+    let ascii: String = (0..N)
+        .map(|_| (b' ' + (next() % 95) as u8) as char)
+        .collect();
     hostile("random_ascii", ascii, "");
     // Random text behind a valid game header reaches the parser item by item.
-    let pool: Vec<char> = "{}()[]\"「」/*\n ifelsemaytarget1-not.x:;,=+".chars().collect();
-    let soup: String = (0..N).map(|_| pool[(next() % pool.len() as u64) as usize]).collect();
-    hostile("random_soup", format!("{RULESET}card \"S\" {{\n{soup}\n}}\n"), "");
+    let pool: Vec<char> = "{}()[]\"「」/*\n ifelsemaytarget1-not.x:;,=+"
+        .chars()
+        .collect();
+    let soup: String = (0..N)
+        .map(|_| pool[(next() % pool.len() as u64) as usize])
+        .collect();
+    hostile(
+        "random_soup",
+        format!("{RULESET}card \"S\" {{\n{soup}\n}}\n"),
+        "",
+    );
 }
 
 #[test]
@@ -234,82 +309,208 @@ fn nul_bytes() {
 
 #[test]
 fn nested_parentheses() {
-    hostile("parens", card_with(&format!("draw {}1{}", "(".repeat(N), ")".repeat(N))), "nesting too deep");
-    hostile("parens_open", card_with(&format!("draw {}1", "(".repeat(N))), "");
-    hostile("brackets", card_with(&format!("draw {}{}", "[".repeat(N), "]".repeat(N))), "nesting too deep");
+    hostile(
+        "parens",
+        card_with(&format!("draw {}1{}", "(".repeat(N), ")".repeat(N))),
+        "nesting too deep",
+    );
+    hostile(
+        "parens_open",
+        card_with(&format!("draw {}1", "(".repeat(N))),
+        "",
+    );
+    hostile(
+        "brackets",
+        card_with(&format!("draw {}{}", "[".repeat(N), "]".repeat(N))),
+        "nesting too deep",
+    );
 }
 
 #[test]
 fn nested_braces() {
-    hostile("braces", card_with(&format!("{}{}", "{".repeat(N), "}".repeat(N))), "nesting too deep");
+    hostile(
+        "braces",
+        card_with(&format!("{}{}", "{".repeat(N), "}".repeat(N))),
+        "nesting too deep",
+    );
     hostile("braces_open", "{".repeat(N), "");
 }
 
 #[test]
 fn nested_if() {
-    hostile("if", card_with(&format!("{}draw 1{}", "if true { ".repeat(N), " }".repeat(N))), "nesting too deep");
-    hostile("if_words", card_with(&format!("{}true {{ draw 1 }}", "if ".repeat(N))), "");
+    hostile(
+        "if",
+        card_with(&format!(
+            "{}draw 1{}",
+            "if true { ".repeat(N),
+            " }".repeat(N)
+        )),
+        "nesting too deep",
+    );
+    hostile(
+        "if_words",
+        card_with(&format!("{}true {{ draw 1 }}", "if ".repeat(N))),
+        "",
+    );
 }
 
 #[test]
 fn unary_chains() {
-    hostile("neg", card_with(&format!("draw {}1", "-".repeat(N))), "nesting too deep");
-    hostile("neg_spaced", card_with(&format!("draw {}1", "- ".repeat(N))), "nesting too deep");
-    hostile("not", card_with(&format!("if {}true {{ draw 1 }}", "not ".repeat(N))), "nesting too deep");
-    hostile("not_compare", card_with(&format!("if {}true {{ draw 1 }}", "not x ==\n".repeat(N / 10))), "nesting too deep");
+    hostile(
+        "neg",
+        card_with(&format!("draw {}1", "-".repeat(N))),
+        "nesting too deep",
+    );
+    hostile(
+        "neg_spaced",
+        card_with(&format!("draw {}1", "- ".repeat(N))),
+        "nesting too deep",
+    );
+    hostile(
+        "not",
+        card_with(&format!("if {}true {{ draw 1 }}", "not ".repeat(N))),
+        "nesting too deep",
+    );
+    hostile(
+        "not_compare",
+        card_with(&format!(
+            "if {}true {{ draw 1 }}",
+            "not x ==\n".repeat(N / 10)
+        )),
+        "nesting too deep",
+    );
 }
 
 #[test]
 fn may_chains() {
-    hostile("may", card_with(&format!("{}draw 1", "may ".repeat(N))), "`may`");
-    hostile("may_who", card_with(&format!("{}draw 1", "may(you) ".repeat(N))), "`may`");
+    hostile(
+        "may",
+        card_with(&format!("{}draw 1", "may ".repeat(N))),
+        "`may`",
+    );
+    hostile(
+        "may_who",
+        card_with(&format!("{}draw 1", "may(you) ".repeat(N))),
+        "`may`",
+    );
 }
 
 #[test]
 fn target_chains() {
-    let c = hostile("target", card_with(&format!("destroy {}character on opponent.field", "target 1 ".repeat(N))), "nesting too deep");
+    let c = hostile(
+        "target",
+        card_with(&format!(
+            "destroy {}character on opponent.field",
+            "target 1 ".repeat(N)
+        )),
+        "nesting too deep",
+    );
     // The diagnostic sits on the first choice past the bound, on the card's line.
     let d = c.errors().next().expect("error");
     assert_eq!(c.line_col(d).0, RULESET.lines().count() + 8);
-    hostile("target_or", card_with(&format!("destroy {}x", "target 1\n x or\n ".repeat(N / 10))), "nesting too deep");
-    hostile("target_who", card_with(&format!("destroy {}x", "target (target 1 x) 1 ".repeat(N / 10))), "nesting too deep");
+    hostile(
+        "target_or",
+        card_with(&format!("destroy {}x", "target 1\n x or\n ".repeat(N / 10))),
+        "nesting too deep",
+    );
+    hostile(
+        "target_who",
+        card_with(&format!(
+            "destroy {}x",
+            "target (target 1 x) 1 ".repeat(N / 10)
+        )),
+        "nesting too deep",
+    );
 }
 
 #[test]
 fn else_if_chain() {
-    hostile("else_if", card_with(&format!("if true {{ draw 1 }}{}", " else if true { draw 1 }".repeat(N))), "`else if`");
+    hostile(
+        "else_if",
+        card_with(&format!(
+            "if true {{ draw 1 }}{}",
+            " else if true { draw 1 }".repeat(N)
+        )),
+        "`else if`",
+    );
 }
 
 // ───────────────────────────── tokens ─────────────────────────────
 
 #[test]
 fn unterminated_strings_and_comments() {
-    let c = hostile("string", card_with("let x = \"abc\n    draw 1"), "unterminated string");
-    let d = c.errors().find(|d| d.message.contains("unterminated")).expect("error");
+    let c = hostile(
+        "string",
+        card_with("let x = \"abc\n    draw 1"),
+        "unterminated string",
+    );
+    let d = c
+        .errors()
+        .find(|d| d.message.contains("unterminated"))
+        .expect("error");
     assert_eq!(c.line_col(d), (RULESET.lines().count() + 8, 13));
-    hostile("string_eof", format!("{RULESET}card \"X"), "unterminated string");
-    hostile("corner_string", card_with("let x = 「abc"), "unterminated string");
-    hostile("comment", card_with("/* never closed"), "unterminated block comment");
+    hostile(
+        "string_eof",
+        format!("{RULESET}card \"X"),
+        "unterminated string",
+    );
+    hostile(
+        "corner_string",
+        card_with("let x = 「abc"),
+        "unterminated string",
+    );
+    hostile(
+        "comment",
+        card_with("/* never closed"),
+        "unterminated block comment",
+    );
     hostile("comment_eof", "/*".to_string(), "");
 }
 
 #[test]
 fn integers_beyond_64_bits() {
-    hostile("int", card_with("draw 99999999999999999999999999"), "too large");
-    hostile("int_pair", card_with("draw 99999999999999999999/1"), "too large");
+    hostile(
+        "int",
+        card_with("draw 99999999999999999999999999"),
+        "too large",
+    );
+    hostile(
+        "int_pair",
+        card_with("draw 99999999999999999999/1"),
+        "too large",
+    );
     hostile("int_field", format!("{RULESET}card \"Y\" {{\n  number: \"2\"\n  type: character\n  cost: 18446744073709551616\n  attack: 1\n}}\n"), "too large");
 }
 
 #[test]
 fn one_megabyte_lines() {
     // 500,000 member accesses on one line (this used to overflow the stack).
-    hostile("members", card_with(&format!("draw x{}", ".a".repeat(N * 5))), "`.member`");
+    hostile(
+        "members",
+        card_with(&format!("draw x{}", ".a".repeat(N * 5))),
+        "`.member`",
+    );
     // A 1 MB string, a 1 MB comment before an error, and 250,000 operators.
-    hostile("long_string", card_with(&format!("draw \"{}\"", "a".repeat(1 << 20))), "");
-    let c = hostile("long_comment", card_with(&format!("// {}\n    obliterate 1", "a".repeat(1 << 20))), "obliterate");
-    let d = c.errors().find(|d| d.message.contains("obliterate")).expect("error");
+    hostile(
+        "long_string",
+        card_with(&format!("draw \"{}\"", "a".repeat(1 << 20))),
+        "",
+    );
+    let c = hostile(
+        "long_comment",
+        card_with(&format!("// {}\n    obliterate 1", "a".repeat(1 << 20))),
+        "obliterate",
+    );
+    let d = c
+        .errors()
+        .find(|d| d.message.contains("obliterate"))
+        .expect("error");
     assert_eq!(c.line_col(d), (RULESET.lines().count() + 9, 5));
-    hostile("operators", card_with(&format!("draw 1{}", " + 1".repeat(N / 4))), "operators");
+    hostile(
+        "operators",
+        card_with(&format!("draw 1{}", " + 1".repeat(N / 4))),
+        "operators",
+    );
 }
 
 #[test]
@@ -324,7 +525,12 @@ fn ten_megabytes_with_thousands_of_errors() {
     let c = hostile("ten_mb", src, "unexpected character");
     assert!(c.errors().count() >= 3000, "{} errors", c.errors().count());
     // The last card's error is reported on its own line.
-    let last = c.errors().filter(|d| d.message.contains("unexpected")).map(|d| c.line_col(d)).max().expect("error");
+    let last = c
+        .errors()
+        .filter(|d| d.message.contains("unexpected"))
+        .map(|d| c.line_col(d))
+        .max()
+        .expect("error");
     assert_eq!(last.0, c.text.lines().count() - 1);
 }
 
@@ -332,13 +538,23 @@ fn ten_megabytes_with_thousands_of_errors() {
 fn tens_of_thousands_of_syntax_errors() {
     // Stray `)` close the card's braces, so every line becomes an item with a syntax
     // error (finding the offending token once re-lexed the rest of the file: quadratic).
-    let c = hostile("syntax_errors", card_with(&"draw or ) move move\n target\n ".repeat(N / 5)), "expected");
+    let c = hostile(
+        "syntax_errors",
+        card_with(&"draw or ) move move\n target\n ".repeat(N / 5)),
+        "expected",
+    );
     assert!(c.errors().count() >= N / 5, "{} errors", c.errors().count());
 }
 
 #[test]
 fn degenerate_files() {
-    for (name, src) in [("empty", ""), ("bom_only", "\u{FEFF}"), ("spaces", "  \n\r\n\t"), ("game", "game"), ("card", "game mini\ncard")] {
+    for (name, src) in [
+        ("empty", ""),
+        ("bom_only", "\u{FEFF}"),
+        ("spaces", "  \n\r\n\t"),
+        ("game", "game"),
+        ("card", "game mini\ncard"),
+    ] {
         hostile(name, src.to_string(), "");
     }
 }
@@ -351,16 +567,35 @@ fn run_cli(name: &str, bytes: &[u8]) -> (Option<i32>, String, String) {
     std::fs::create_dir_all(&dir).expect("temp dir");
     let path: PathBuf = dir.join(format!("{name}.fuda"));
     std::fs::write(&path, bytes).expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_fuda")).arg("check").arg(&path).env("FUDA_NO_CACHE", "1").env("NO_COLOR", "1").output().expect("run fuda");
+    let out = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .arg("check")
+        .arg(&path)
+        .env("FUDA_NO_CACHE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run fuda");
     let _ = std::fs::remove_file(&path);
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned(), path.display().to_string())
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+        path.display().to_string(),
+    )
 }
 
 /// Asserts exit code 1 and a `file:line:col` position in stderr (on `line` when given).
 fn assert_cli_error(name: &str, bytes: &[u8], line: Option<usize>) -> String {
     let (code, stderr, path) = run_cli(name, bytes);
-    assert_eq!(code, Some(1), "exit code; stderr:\n{}", stderr.chars().take(2000).collect::<String>());
-    assert!(!stderr.contains("panicked") && !stderr.contains("internal error"), "{}", stderr.chars().take(2000).collect::<String>());
+    assert_eq!(
+        code,
+        Some(1),
+        "exit code; stderr:\n{}",
+        stderr.chars().take(2000).collect::<String>()
+    );
+    assert!(
+        !stderr.contains("panicked") && !stderr.contains("internal error"),
+        "{}",
+        stderr.chars().take(2000).collect::<String>()
+    );
     let positions: Vec<(usize, usize)> = stderr
         .match_indices(&format!("{path}:"))
         .filter_map(|(i, m)| {
@@ -370,9 +605,16 @@ fn assert_cli_error(name: &str, bytes: &[u8], line: Option<usize>) -> String {
             Some((l.parse().ok()?, c.parse().ok()?))
         })
         .collect();
-    assert!(!positions.is_empty(), "no `{path}:line:col` in stderr:\n{}", stderr.chars().take(2000).collect::<String>());
+    assert!(
+        !positions.is_empty(),
+        "no `{path}:line:col` in stderr:\n{}",
+        stderr.chars().take(2000).collect::<String>()
+    );
     if let Some(line) = line {
-        assert!(positions.iter().any(|(l, _)| *l == line), "no diagnostic on line {line}: {positions:?}");
+        assert!(
+            positions.iter().any(|(l, _)| *l == line),
+            "no diagnostic on line {line}: {positions:?}"
+        );
     }
     stderr
 }
@@ -383,11 +625,29 @@ fn cli_answers_hostile_files_with_exit_1_and_positions() {
     let random: Vec<u8> = (0..N).map(|_| next() as u8).collect();
     assert_cli_error("random", &random, None);
     let body_line = RULESET.lines().count() + 8;
-    assert_cli_error("parens", card_with(&format!("draw {}1{}", "(".repeat(N), ")".repeat(N))).as_bytes(), Some(body_line));
-    assert_cli_error("targets", card_with(&format!("destroy {}x", "target 1 ".repeat(N))).as_bytes(), Some(body_line));
-    assert_cli_error("unterminated", card_with("let x = \"abc\n    draw 1").as_bytes(), Some(body_line));
+    assert_cli_error(
+        "parens",
+        card_with(&format!("draw {}1{}", "(".repeat(N), ")".repeat(N))).as_bytes(),
+        Some(body_line),
+    );
+    assert_cli_error(
+        "targets",
+        card_with(&format!("destroy {}x", "target 1 ".repeat(N))).as_bytes(),
+        Some(body_line),
+    );
+    assert_cli_error(
+        "unterminated",
+        card_with("let x = \"abc\n    draw 1").as_bytes(),
+        Some(body_line),
+    );
     let crlf = card_with("obliterate 1").replace('\n', "\r\n");
-    assert_cli_error("crlf", [b"\xEF\xBB\xBF".as_slice(), crlf.as_bytes()].concat().as_slice(), Some(body_line));
+    assert_cli_error(
+        "crlf",
+        [b"\xEF\xBB\xBF".as_slice(), crlf.as_bytes()]
+            .concat()
+            .as_slice(),
+        Some(body_line),
+    );
 }
 
 #[test]
@@ -397,14 +657,22 @@ fn cli_caps_printed_diagnostics() {
         src.push_str(&format!("card \"C{i}\" {{ number: \"{i}\" type: character cost: 1 attack: 1 auto when this attacks {{ draw @ }} }}\n"));
     }
     let stderr = assert_cli_error("many", src.as_bytes(), None);
-    assert!(stderr.contains("more diagnostics not shown"), "{}", &stderr[stderr.len().saturating_sub(500)..]);
+    assert!(
+        stderr.contains("more diagnostics not shown"),
+        "{}",
+        &stderr[stderr.len().saturating_sub(500)..]
+    );
 }
 
 /// miette panics ("Formatting argument out of range") on a label past column 65,535 of a
 /// line: the renderer (`src/diagnostic.rs`) must not hand it such a label.
 #[test]
 fn cli_error_far_along_a_long_line() {
-    assert_cli_error("far_column", card_with(&format!("draw{}x", " ".repeat(1 << 20))).as_bytes(), None);
+    assert_cli_error(
+        "far_column",
+        card_with(&format!("draw{}x", " ".repeat(1 << 20))).as_bytes(),
+        None,
+    );
     let mut bytes = card_with(&"a".repeat(70_000)).into_bytes();
     bytes.extend_from_slice(b"\xFF");
     assert_cli_error("far_utf8", &bytes, None);

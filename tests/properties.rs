@@ -18,7 +18,13 @@ const STACK: usize = 256 << 20;
 
 /// A lone in-memory file, as `PackSource::lone_file` reads one from disk.
 fn lone(path: &str, bytes: Vec<u8>) -> PackSource {
-    PackSource { dir: None, manifest_path: path.to_string(), manifest_text: None, files: vec![(path.to_string(), bytes)], unreadable: Vec::new() }
+    PackSource {
+        dir: None,
+        manifest_path: path.to_string(),
+        manifest_text: None,
+        files: vec![(path.to_string(), bytes)],
+        unreadable: Vec::new(),
+    }
 }
 
 /// A small self-contained ruleset and a valid card for it.
@@ -57,17 +63,87 @@ card "Alpha" {
 
 /// Pieces of fuda text: words, brackets, quotes, comments, odd whitespace and bytes.
 const FRAGMENTS: &[&str] = &[
-    "game", "mini", "card", "\"X\"", "{", "}", "(", ")", "[", "]", "\"", "「", "」", "/*", "*/", "//", "\n", "\r\n", " ", "\t",
-    "\u{3000}", "\u{FEFF}", "\0", "é", "札", "if", "else", "may", "not", "-", "target", "choose", "1", "99999999999999999999", "3/2",
-    "+1/_", "±0", "x", ".", "attack", "draw", "let", "=", "+=", "==", "<->", ":", ",", ";", "when", "this", "attacks", "auto",
-    "number:", "type:", "character", "on", "opponent", "field", "until", "end_of_turn", "\\", "\\\"", "?", "??", "|", "where",
+    "game",
+    "mini",
+    "card",
+    "\"X\"",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\"",
+    "「",
+    "」",
+    "/*",
+    "*/",
+    "//",
+    "\n",
+    "\r\n",
+    " ",
+    "\t",
+    "\u{3000}",
+    "\u{FEFF}",
+    "\0",
+    "é",
+    "札",
+    "if",
+    "else",
+    "may",
+    "not",
+    "-",
+    "target",
+    "choose",
+    "1",
+    "99999999999999999999",
+    "3/2",
+    "+1/_",
+    "±0",
+    "x",
+    ".",
+    "attack",
+    "draw",
+    "let",
+    "=",
+    "+=",
+    "==",
+    "<->",
+    ":",
+    ",",
+    ";",
+    "when",
+    "this",
+    "attacks",
+    "auto",
+    "number:",
+    "type:",
+    "character",
+    "on",
+    "opponent",
+    "field",
+    "until",
+    "end_of_turn",
+    "\\",
+    "\\\"",
+    "?",
+    "??",
+    "|",
+    "where",
 ];
 
 /// A runner for `cases` cases (or `PROPTEST_CASES`), seeded the same way every run
 /// unless `FUDA_PROPTEST_RANDOM` is set (for longer exploratory runs).
 fn runner(cases: u32) -> TestRunner {
-    let cases = std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(cases);
-    let config = Config { cases, failure_persistence: None, ..Config::default() };
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(cases);
+    let config = Config {
+        cases,
+        failure_persistence: None,
+        ..Config::default()
+    };
     if std::env::var_os("FUDA_PROPTEST_RANDOM").is_some() {
         return TestRunner::new(config);
     }
@@ -76,7 +152,12 @@ fn runner(cases: u32) -> TestRunner {
 
 /// Runs `f` on a thread with the CLI's stack; a panic (or a failed property) fails the test.
 fn big_stack(f: impl FnOnce() + Send + 'static) {
-    std::thread::Builder::new().stack_size(STACK).spawn(f).expect("spawn").join().unwrap_or_else(|e| std::panic::resume_unwind(e));
+    std::thread::Builder::new()
+        .stack_size(STACK)
+        .spawn(f)
+        .expect("spawn")
+        .join()
+        .unwrap_or_else(|e| std::panic::resume_unwind(e));
 }
 
 /// Checks `bytes` as the lone file `path` in `s` (as `fuda check` does) and returns
@@ -93,7 +174,11 @@ fn check_in(s: &mut Session, path: &str, bytes: Vec<u8>) -> Result<(), String> {
             }
             let sp = l.span;
             if !(sp.start <= sp.end && sp.end <= src.text.len()) {
-                return Err(format!("span {sp:?} outside the text ({} bytes): {}", src.text.len(), d.message));
+                return Err(format!(
+                    "span {sp:?} outside the text ({} bytes): {}",
+                    src.text.len(),
+                    d.message
+                ));
             }
             if !(src.text.is_char_boundary(sp.start) && src.text.is_char_boundary(sp.end)) {
                 return Err(format!("span {sp:?} not on char boundaries: {}", d.message));
@@ -117,7 +202,11 @@ fn check_fresh(bytes: Vec<u8>) -> Result<(), TestCaseError> {
 /// Text made of fuda fragments, after a ruleset, a `game` line or nothing.
 fn fuda_soup() -> impl Strategy<Value = String> {
     let prefix = prop::sample::select(vec!["", "game mini\n", MINI]);
-    (prefix, prop::collection::vec(prop::sample::select(FRAGMENTS), 0..300)).prop_map(|(p, parts)| format!("{p}{}", parts.join(" ")))
+    (
+        prefix,
+        prop::collection::vec(prop::sample::select(FRAGMENTS), 0..300),
+    )
+        .prop_map(|(p, parts)| format!("{p}{}", parts.join(" ")))
 }
 
 // ───────────────────────────── (a) arbitrary input ─────────────────────────────
@@ -125,15 +214,22 @@ fn fuda_soup() -> impl Strategy<Value = String> {
 #[test]
 fn arbitrary_text_never_panics_and_spans_stay_inside() {
     big_stack(|| {
-        runner(256).run(&any::<String>(), |text| check_fresh(text.into_bytes())).unwrap();
-        runner(256).run(&fuda_soup(), |text| check_fresh(text.into_bytes())).unwrap();
+        runner(256)
+            .run(&any::<String>(), |text| check_fresh(text.into_bytes()))
+            .unwrap();
+        runner(256)
+            .run(&fuda_soup(), |text| check_fresh(text.into_bytes()))
+            .unwrap();
     });
 }
 
 #[test]
 fn arbitrary_bytes_never_panic() {
     big_stack(|| {
-        let bytes = (prop::sample::select(vec![&b""[..], b"\xEF\xBB\xBF", b"game mini\n"]), prop::collection::vec(any::<u8>(), 0..2000))
+        let bytes = (
+            prop::sample::select(vec![&b""[..], b"\xEF\xBB\xBF", b"game mini\n"]),
+            prop::collection::vec(any::<u8>(), 0..2000),
+        )
             .prop_map(|(p, b)| [p, &b].concat());
         runner(256).run(&bytes, check_fresh).unwrap();
     });
@@ -146,7 +242,11 @@ fn assert_lossless(src: &str) -> Result<(), TestCaseError> {
     let mut out = String::with_capacity(src.len());
     for (_, span) in fuda::lex::tokens(src) {
         prop_assert_eq!(span.start, at, "tokens must be contiguous");
-        prop_assert!(span.end > span.start && span.end <= src.len(), "bad span {:?}", span);
+        prop_assert!(
+            span.end > span.start && span.end <= src.len(),
+            "bad span {:?}",
+            span
+        );
         prop_assert!(src.is_char_boundary(span.start) && src.is_char_boundary(span.end));
         out.push_str(&src[span.start..span.end]);
         at = span.end;
@@ -158,8 +258,12 @@ fn assert_lossless(src: &str) -> Result<(), TestCaseError> {
 #[test]
 fn token_slices_concatenate_to_the_source() {
     big_stack(|| {
-        runner(256).run(&any::<String>(), |s| assert_lossless(&s)).unwrap();
-        runner(256).run(&fuda_soup(), |s| assert_lossless(&s)).unwrap();
+        runner(256)
+            .run(&any::<String>(), |s| assert_lossless(&s))
+            .unwrap();
+        runner(256)
+            .run(&fuda_soup(), |s| assert_lossless(&s))
+            .unwrap();
         for seed in seeds() {
             assert_lossless(&seed).unwrap();
         }
@@ -172,14 +276,21 @@ fn token_slices_concatenate_to_the_source() {
 fn seeds() -> Vec<String> {
     let mut out = vec![MINI.to_string()];
     if let Ok(dir) = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/cards/pmv/sets")) {
-        let mut paths: Vec<_> = dir.filter_map(Result::ok).map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "fuda")).collect();
+        let mut paths: Vec<_> = dir
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "fuda"))
+            .collect();
         paths.sort();
         out.extend(paths.iter().filter_map(|p| std::fs::read_to_string(p).ok()));
     }
     out
 }
 
-const INSERTS: &[char] = &['{', '}', '(', ')', '[', ']', '"', '「', '」', '/', '*', '\\', '\n', ' ', '-', '.', ':', ',', 'a', 'x', 'Z', '1', '札'];
+const INSERTS: &[char] = &[
+    '{', '}', '(', ')', '[', ']', '"', '「', '」', '/', '*', '\\', '\n', ' ', '-', '.', ':', ',',
+    'a', 'x', 'Z', '1', '札',
+];
 
 /// Deletes the char at `pos` (`None`) or inserts one there; `pos` is scaled into the text
 /// and moved back to a char boundary.
@@ -202,7 +313,13 @@ fn mutated_cards_never_panic() {
     big_stack(|| {
         let seeds = seeds();
         let n = seeds.len();
-        let edits = prop::collection::vec((any::<usize>(), prop::option::of(prop::sample::select(INSERTS))), 1..4);
+        let edits = prop::collection::vec(
+            (
+                any::<usize>(),
+                prop::option::of(prop::sample::select(INSERTS)),
+            ),
+            1..4,
+        );
         // One session for every case, so a seed's game pack is compiled once
         // (from `cards/` or the embedded copy); each case is its own lone file.
         let session = RefCell::new(Session::new());
@@ -215,7 +332,8 @@ fn mutated_cards_never_panic() {
                 }
                 count.set(count.get() + 1);
                 let path = format!("mutant{}.fuda", count.get());
-                check_in(&mut session.borrow_mut(), &path, text.into_bytes()).map_err(TestCaseError::fail)
+                check_in(&mut session.borrow_mut(), &path, text.into_bytes())
+                    .map_err(TestCaseError::fail)
             })
             .unwrap();
         session.borrow_mut().finish();

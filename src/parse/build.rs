@@ -44,7 +44,13 @@ fn is_kw(rule: Rule) -> bool {
 impl<'d> Builder<'d> {
     /// A builder for an item that starts at byte `offset` of `file`.
     pub fn new(file: FileId, offset: usize, diags: &'d mut Vec<Diagnostic>) -> Self {
-        Builder { file, offset, diags, depth: 0, failed: false }
+        Builder {
+            file,
+            offset,
+            diags,
+            depth: 0,
+            failed: false,
+        }
     }
 
     /// The span of a pair, without the trailing whitespace and comments pest's implicit
@@ -52,17 +58,26 @@ impl<'d> Builder<'d> {
     pub(super) fn span(&self, pair: &P) -> Span {
         let s = pair.as_span();
         let text = s.as_str();
-        Span::new(s.start() + self.offset, s.start() + trimmed_len(text) + self.offset)
+        Span::new(
+            s.start() + self.offset,
+            s.start() + trimmed_len(text) + self.offset,
+        )
     }
 
     pub(super) fn ident(&self, pair: P) -> Ident {
-        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
     }
 
     pub(super) fn string(&self, pair: P) -> Str {
         let span = self.span(&pair);
         let inner = pair.into_inner().next().map(|p| p.as_str()).unwrap_or("");
-        Str { value: unescape(inner), span }
+        Str {
+            value: unescape(inner),
+            span,
+        }
     }
 
     pub(super) fn integer(&mut self, pair: P) -> i64 {
@@ -71,8 +86,14 @@ impl<'d> Builder<'d> {
             Err(_) => {
                 let span = self.span(&pair);
                 self.error(
-                    Diagnostic::error(codes::PARSE_INTEGER_TOO_LARGE, self.file, span, "integer too large", "does not fit in 64 bits")
-                        .with_help(format!("the largest integer is {}", i64::MAX)),
+                    Diagnostic::error(
+                        codes::PARSE_INTEGER_TOO_LARGE,
+                        self.file,
+                        span,
+                        "integer too large",
+                        "does not fit in 64 bits",
+                    )
+                    .with_help(format!("the largest integer is {}", i64::MAX)),
                 );
                 0
             }
@@ -87,7 +108,9 @@ impl<'d> Builder<'d> {
     /// Builds one top-level item from its entry pair; `None` when a diagnostic was reported.
     pub fn item(&mut self, pair: P) -> Option<Item> {
         let rule = pair.as_rule();
-        let parts: Vec<P> = children(pair).filter(|p| p.as_rule() != Rule::EOI).collect();
+        let parts: Vec<P> = children(pair)
+            .filter(|p| p.as_rule() != Rule::EOI)
+            .collect();
         let item = match rule {
             Rule::item_game => {
                 let mut it = parts.into_iter();
@@ -124,7 +147,12 @@ impl<'d> Builder<'d> {
                         _ => {}
                     }
                 }
-                Item::Card(CardDef { name, fields, abilities, span: start.to(end) })
+                Item::Card(CardDef {
+                    name,
+                    fields,
+                    abilities,
+                    span: start.to(end),
+                })
             }
             _ => Item::Decl(self.decl(parts.into_iter().next()?)),
         };
@@ -158,15 +186,20 @@ impl<'d> Builder<'d> {
                         Rule::zone_body => {
                             for b in children(p) {
                                 match b.as_rule() {
-                                    Rule::slot_decl => slots.extend(children(b).map(|i| self.ident(i))),
+                                    Rule::slot_decl => {
+                                        slots.extend(children(b).map(|i| self.ident(i)))
+                                    }
                                     Rule::relation_decl => {
                                         let mut r = children(b);
-                                        let name = self.ident(r.next().expect("grammar: relation name"));
+                                        let name =
+                                            self.ident(r.next().expect("grammar: relation name"));
                                         let pairs = r
                                             .map(|sp| {
                                                 let mut s = children(sp);
-                                                let a = self.ident(s.next().expect("grammar: slot"));
-                                                let b = self.ident(s.next().expect("grammar: slot"));
+                                                let a =
+                                                    self.ident(s.next().expect("grammar: slot"));
+                                                let b =
+                                                    self.ident(s.next().expect("grammar: slot"));
                                                 (a, b)
                                             })
                                             .collect();
@@ -179,7 +212,12 @@ impl<'d> Builder<'d> {
                         _ => {}
                     }
                 }
-                Decl::Zone(ZoneDecl { named, props, slots, relations })
+                Decl::Zone(ZoneDecl {
+                    named,
+                    props,
+                    slots,
+                    relations,
+                })
             }
             Rule::state_decl => {
                 let named = self.named_from(&mut it);
@@ -197,7 +235,9 @@ impl<'d> Builder<'d> {
                 let mut props = Vec::new();
                 for p in it {
                     match p.as_rule() {
-                        Rule::stat_composite => components.extend(children(p).map(|i| self.ident(i))),
+                        Rule::stat_composite => {
+                            components.extend(children(p).map(|i| self.ident(i)))
+                        }
                         Rule::stat_prop => {
                             let mut s = children(p);
                             let name = self.ident(s.next().expect("grammar: prop"));
@@ -207,7 +247,11 @@ impl<'d> Builder<'d> {
                         _ => {}
                     }
                 }
-                Decl::Stat(StatDecl { named, components, props })
+                Decl::Stat(StatDecl {
+                    named,
+                    components,
+                    props,
+                })
             }
             Rule::layer_decl => {
                 let named = self.named_from(&mut it);
@@ -247,14 +291,24 @@ impl<'d> Builder<'d> {
                         _ => {}
                     }
                 }
-                Decl::Keyword(KeywordDecl { named: Named { name, label }, params, semantics })
+                Decl::Keyword(KeywordDecl {
+                    named: Named { name, label },
+                    params,
+                    semantics,
+                })
             }
-            Rule::durations_decl => Decl::Durations(self.ident(it.next().expect("grammar: moment"))),
+            Rule::durations_decl => {
+                Decl::Durations(self.ident(it.next().expect("grammar: moment")))
+            }
             Rule::ability_decl | Rule::attribute_decl => {
                 let named = self.named_from(&mut it);
                 let semantics = self.ident(it.next().expect("grammar: semantics"));
                 let from_zone = it.next().map(|p| self.ident(p));
-                let d = MappedDecl { named, semantics, from_zone };
+                let d = MappedDecl {
+                    named,
+                    semantics,
+                    from_zone,
+                };
                 if rule == Rule::ability_decl {
                     Decl::AbilityKind(d)
                 } else {
@@ -272,7 +326,10 @@ impl<'d> Builder<'d> {
                         _ => {}
                     }
                 }
-                Decl::Event(EventDecl { named: Named { name, label }, params })
+                Decl::Event(EventDecl {
+                    named: Named { name, label },
+                    params,
+                })
             }
             Rule::moment_decl => Decl::Moment(self.named_from(&mut it)),
             Rule::verb_decl | Rule::procedure_decl => {
@@ -288,7 +345,14 @@ impl<'d> Builder<'d> {
                         _ => {}
                     }
                 }
-                let d = ProcDecl { named: Named { name, label }, params, body: body.unwrap_or(Block { stmts: vec![], span }) };
+                let d = ProcDecl {
+                    named: Named { name, label },
+                    params,
+                    body: body.unwrap_or(Block {
+                        stmts: vec![],
+                        span,
+                    }),
+                };
                 if rule == Rule::verb_decl {
                     Decl::Verb(d)
                 } else {
@@ -318,7 +382,12 @@ impl<'d> Builder<'d> {
                         let name = self.ident(ri.next().expect("grammar: deck rule"));
                         let value = ri.next().map(|v| self.integer(v)).unwrap_or(0);
                         let qualifier = ri.next().map(|q| self.ident(q));
-                        DeckRule { name, value, qualifier, span }
+                        DeckRule {
+                            name,
+                            value,
+                            qualifier,
+                            span,
+                        }
                     })
                     .collect();
                 Decl::Deck(rules, span)
@@ -327,9 +396,16 @@ impl<'d> Builder<'d> {
         }
     }
 
-    fn named_from<'i>(&mut self, it: &mut std::iter::Peekable<impl Iterator<Item = P<'i>>>) -> Named {
+    fn named_from<'i>(
+        &mut self,
+        it: &mut std::iter::Peekable<impl Iterator<Item = P<'i>>>,
+    ) -> Named {
         let name = self.ident(it.next().expect("grammar: name"));
-        let label = if it.peek().is_some_and(|p| p.as_rule() == Rule::string) { it.next().map(|p| self.string(p)) } else { None };
+        let label = if it.peek().is_some_and(|p| p.as_rule() == Rule::string) {
+            it.next().map(|p| self.string(p))
+        } else {
+            None
+        };
         Named { name, label }
     }
 
@@ -343,13 +419,20 @@ impl<'d> Builder<'d> {
                 let mut optional = false;
                 for t in children(ty) {
                     match t.as_rule() {
-                        Rule::type_name => types.push(self.ident(t.into_inner().next().expect("grammar: type"))),
+                        Rule::type_name => {
+                            types.push(self.ident(t.into_inner().next().expect("grammar: type")))
+                        }
                         Rule::opt_mark => optional = true,
                         _ => {}
                     }
                 }
                 let default = pi.next().map(|e| self.expr(e));
-                Param { name, types, optional, default }
+                Param {
+                    name,
+                    types,
+                    optional,
+                    default,
+                }
             })
             .collect()
     }
@@ -380,7 +463,10 @@ impl<'d> Builder<'d> {
             .map(|a| {
                 if a.as_rule() == Rule::integer {
                     let s = self.span(&a);
-                    Expr { kind: ExprKind::Int(self.integer(a)), span: s }
+                    Expr {
+                        kind: ExprKind::Int(self.integer(a)),
+                        span: s,
+                    }
                 } else {
                     self.expr(a)
                 }
@@ -393,11 +479,20 @@ impl<'d> Builder<'d> {
         let span = self.span(&pair);
         let mut words = Vec::new();
         let mut clauses = Vec::new();
-        let mut body = Block { stmts: vec![], span };
+        let mut body = Block {
+            stmts: vec![],
+            span,
+        };
         for p in children(pair) {
             let ps = self.span(&p);
             match p.as_rule() {
-                Rule::ability_word => words.push(self.ident(p.into_inner().find(|i| i.as_rule() == Rule::ident).expect("grammar: word"))),
+                Rule::ability_word => words.push(
+                    self.ident(
+                        p.into_inner()
+                            .find(|i| i.as_rule() == Rule::ident)
+                            .expect("grammar: word"),
+                    ),
+                ),
                 Rule::when_clause => {
                     let t = self.trigger(children(p).next().expect("grammar: trigger"));
                     clauses.push(Clause::When(t, ps));
@@ -432,7 +527,12 @@ impl<'d> Builder<'d> {
                 _ => {}
             }
         }
-        Ability { words, clauses, body, span }
+        Ability {
+            words,
+            clauses,
+            body,
+            span,
+        }
     }
 
     fn trigger(&mut self, pair: P) -> Trigger {
@@ -445,7 +545,11 @@ impl<'d> Builder<'d> {
                 Rule::trigger_subject => {
                     let s = p.into_inner().next().expect("grammar: subject");
                     let sspan = self.span(&s);
-                    let kind = if s.as_rule() == Rule::this_kw { ExprKind::This } else { ExprKind::Name(self.ident(s)) };
+                    let kind = if s.as_rule() == Rule::this_kw {
+                        ExprKind::This
+                    } else {
+                        ExprKind::Name(self.ident(s))
+                    };
                     subject = Some(Expr { kind, span: sspan });
                 }
                 Rule::ident => event = Some(self.ident(p)),
@@ -453,7 +557,12 @@ impl<'d> Builder<'d> {
                 _ => {}
             }
         }
-        Trigger { subject, event: event.expect("grammar: event"), args, span }
+        Trigger {
+            subject,
+            event: event.expect("grammar: event"),
+            args,
+            span,
+        }
     }
 
     // ───────────────────────────── statements ─────────────────────────────
@@ -463,11 +572,20 @@ impl<'d> Builder<'d> {
         self.depth += 1;
         if self.depth > MAX_BLOCK_DEPTH {
             self.error(
-                Diagnostic::error(codes::PARSE_TOO_DEEP, self.file, Span::new(span.start, span.start + 1), format!("blocks nested more than {MAX_BLOCK_DEPTH} deep"), "too deep from here on")
-                    .with_help("split the effect into verbs"),
+                Diagnostic::error(
+                    codes::PARSE_TOO_DEEP,
+                    self.file,
+                    Span::new(span.start, span.start + 1),
+                    format!("blocks nested more than {MAX_BLOCK_DEPTH} deep"),
+                    "too deep from here on",
+                )
+                .with_help("split the effect into verbs"),
             );
             self.depth -= 1;
-            return Block { stmts: vec![], span };
+            return Block {
+                stmts: vec![],
+                span,
+            };
         }
         let stmts = children(pair).map(|s| self.stmt(s)).collect();
         self.depth -= 1;
@@ -487,9 +605,15 @@ impl<'d> Builder<'d> {
             let mut it = children(pair);
             let name = self.ident(it.next().expect("grammar: arg name"));
             let value = self.expr(it.next().expect("grammar: arg value"));
-            Arg { name: Some(name), value }
+            Arg {
+                name: Some(name),
+                value,
+            }
         } else {
-            Arg { name: None, value: self.expr(pair) }
+            Arg {
+                name: None,
+                value: self.expr(pair),
+            }
         }
     }
 
@@ -509,7 +633,10 @@ impl<'d> Builder<'d> {
         let span = self.span(&pair);
         let rule = pair.as_rule();
         if rule == Rule::may_stmt {
-            return Stmt { kind: self.may(pair, span), span };
+            return Stmt {
+                kind: self.may(pair, span),
+                span,
+            };
         }
         let parts: Vec<P> = children(pair).collect();
         let mut it = parts.into_iter().peekable();
@@ -551,8 +678,15 @@ impl<'d> Builder<'d> {
                 let mut opts = MoveOptions::default();
                 for o in it {
                     match o.as_rule() {
-                        Rule::move_pos => opts.top = o.into_inner().next().map(|w| w.as_rule() == Rule::kw_top),
-                        Rule::move_face => opts.face_up = o.into_inner().next().map(|w| w.as_rule() == Rule::kw_face_up),
+                        Rule::move_pos => {
+                            opts.top = o.into_inner().next().map(|w| w.as_rule() == Rule::kw_top)
+                        }
+                        Rule::move_face => {
+                            opts.face_up = o
+                                .into_inner()
+                                .next()
+                                .map(|w| w.as_rule() == Rule::kw_face_up)
+                        }
                         Rule::move_state => opts.state = children(o).next().map(|i| self.ident(i)),
                         _ => opts.slot = children(o).next().map(|e| self.expr(e)),
                     }
@@ -580,7 +714,9 @@ impl<'d> Builder<'d> {
             Rule::reveal_stmt => StmtKind::Reveal(self.expr(it.next().expect("grammar"))),
             Rule::look_stmt => {
                 let what = self.expr(it.next().expect("grammar"));
-                let by = it.next().map(|b| self.expr(children(b).next().expect("grammar")));
+                let by = it
+                    .next()
+                    .map(|b| self.expr(children(b).next().expect("grammar")));
                 StmtKind::Look(what, by)
             }
             Rule::shuffle_stmt => StmtKind::Shuffle(self.expr(it.next().expect("grammar"))),
@@ -591,7 +727,12 @@ impl<'d> Builder<'d> {
                 let mut dur = None;
                 for p in it {
                     match p.as_rule() {
-                        Rule::negate_scope => effect = p.into_inner().next().map(|w| w.as_rule() == Rule::kw_effect),
+                        Rule::negate_scope => {
+                            effect = p
+                                .into_inner()
+                                .next()
+                                .map(|w| w.as_rule() == Rule::kw_effect)
+                        }
                         Rule::negate_all => all = true,
                         _ => dur = Some(self.duration(p)),
                     }
@@ -600,10 +741,15 @@ impl<'d> Builder<'d> {
             }
             Rule::flip_stmt => {
                 let what = self.expr(it.next().expect("grammar"));
-                let face = it.next().and_then(|f| f.into_inner().next()).map(|w| w.as_rule() == Rule::kw_face_up);
+                let face = it
+                    .next()
+                    .and_then(|f| f.into_inner().next())
+                    .map(|w| w.as_rule() == Rule::kw_face_up);
                 StmtKind::Flip(what, face)
             }
-            Rule::simultaneously_stmt => StmtKind::Simultaneously(self.block(it.next().expect("grammar"))),
+            Rule::simultaneously_stmt => {
+                StmtKind::Simultaneously(self.block(it.next().expect("grammar")))
+            }
             Rule::cancel_stmt => {
                 let ev = self.ident(it.next().expect("grammar"));
                 StmtKind::Cancel(ev, it.next().map(|e| self.expr(e)))
@@ -616,7 +762,10 @@ impl<'d> Builder<'d> {
             }
             Rule::emit_stmt => {
                 let ev = self.ident(it.next().expect("grammar"));
-                let args = it.next().map(|a| children(a).map(|x| self.arg(x)).collect()).unwrap_or_default();
+                let args = it
+                    .next()
+                    .map(|a| children(a).map(|x| self.arg(x)).collect())
+                    .unwrap_or_default();
                 StmtKind::Emit(ev, args)
             }
             Rule::choose_one_stmt => {
@@ -641,7 +790,10 @@ impl<'d> Builder<'d> {
             Rule::subject_stmt if it.peek().is_some_and(|p| p.as_rule() == Rule::paren_call) => {
                 let mut call = children(it.next().expect("grammar"));
                 let name = self.ident(call.next().expect("grammar"));
-                let args = call.next().map(|a| children(a).map(|x| self.arg(x)).collect()).unwrap_or_default();
+                let args = call
+                    .next()
+                    .map(|a| children(a).map(|x| self.arg(x)).collect())
+                    .unwrap_or_default();
                 StmtKind::Call(name, args, self.opt_duration(it.next()))
             }
             Rule::subject_stmt => {
@@ -667,7 +819,14 @@ impl<'d> Builder<'d> {
                                 _ => layer = Some(self.ident(children(p).next().expect("grammar"))),
                             }
                         }
-                        StmtKind::Modify(Modify { subject, member, op, value, duration, layer })
+                        StmtKind::Modify(Modify {
+                            subject,
+                            member,
+                            op,
+                            value,
+                            duration,
+                            layer,
+                        })
                     }
                     _ => {
                         // A call: `verb`, `verb arg`, `verb(args)`, each with an optional duration.
@@ -675,12 +834,20 @@ impl<'d> Builder<'d> {
                         let mut dur = None;
                         for p in t {
                             match p.as_rule() {
-                                Rule::bare_args => bare = Some(self.expr(children(p).next().expect("grammar"))),
+                                Rule::bare_args => {
+                                    bare = Some(self.expr(children(p).next().expect("grammar")))
+                                }
                                 _ => dur = Some(self.duration(p)),
                             }
                         }
                         match (subject.kind, bare) {
-                            (ExprKind::Name(name), bare) => StmtKind::Call(name, bare.map(|value| Arg { name: None, value }).into_iter().collect(), dur),
+                            (ExprKind::Name(name), bare) => StmtKind::Call(
+                                name,
+                                bare.map(|value| Arg { name: None, value })
+                                    .into_iter()
+                                    .collect(),
+                                dur,
+                            ),
                             (ExprKind::Call(name, args), None) => StmtKind::Call(name, args, dur),
                             (_, _) => {
                                 self.error(
@@ -714,11 +881,20 @@ impl<'d> Builder<'d> {
                 Rule::block => body = Some(self.block(p)),
                 _ => {
                     let s = self.stmt(p);
-                    body = Some(Block { span: s.span, stmts: vec![s] });
+                    body = Some(Block {
+                        span: s.span,
+                        stmts: vec![s],
+                    });
                 }
             }
         }
-        StmtKind::May(who, body.unwrap_or(Block { stmts: vec![], span }))
+        StmtKind::May(
+            who,
+            body.unwrap_or(Block {
+                stmts: vec![],
+                span,
+            }),
+        )
     }
 
     pub(super) fn expr(&mut self, pair: P) -> Expr {
@@ -732,7 +908,8 @@ impl<'d> Builder<'d> {
 
 /// The length of `text` without trailing whitespace and comments.
 fn trimmed_len(text: &str) -> usize {
-    let ends_in_trivia = |t: &str| t.ends_with(|c: char| c.is_whitespace() || c == '\u{feff}') || t.ends_with("*/");
+    let ends_in_trivia =
+        |t: &str| t.ends_with(|c: char| c.is_whitespace() || c == '\u{feff}') || t.ends_with("*/");
     if !ends_in_trivia(text) {
         return text.len();
     }
@@ -794,4 +971,3 @@ pub fn unescape(s: &str) -> String {
     }
     out
 }
-

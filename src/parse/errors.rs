@@ -7,17 +7,30 @@ use crate::source::{FileId, Span};
 use pest::error::{ErrorVariant, InputLocation};
 
 /// A syntax error: the label sits on the token where parsing stopped.
-pub fn syntax_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file: FileId, kind: ItemKind) -> Diagnostic {
+pub fn syntax_error(
+    e: pest::error::Error<Rule>,
+    src: &str,
+    offset: usize,
+    file: FileId,
+    kind: ItemKind,
+) -> Diagnostic {
     let pos = match e.location {
         InputLocation::Pos(p) => p,
         InputLocation::Span((a, _)) => a,
     } + offset;
     let found = token_at(src, pos);
     let (expected, unexpected) = match &e.variant {
-        ErrorVariant::ParsingError { positives, negatives } => (describe(positives), describe(negatives)),
+        ErrorVariant::ParsingError {
+            positives,
+            negatives,
+        } => (describe(positives), describe(negatives)),
         ErrorVariant::CustomError { message } => (message.clone(), String::new()),
     };
-    let found_text = if found.is_empty() { "end of item".to_string() } else { format!("`{}`", &src[found.start..found.end]) };
+    let found_text = if found.is_empty() {
+        "end of item".to_string()
+    } else {
+        format!("`{}`", &src[found.start..found.end])
+    };
     let message = if !expected.is_empty() {
         format!("expected {expected}, found {found_text}")
     } else if !unexpected.is_empty() {
@@ -35,7 +48,11 @@ pub fn syntax_error(e: pest::error::Error<Rule>, src: &str, offset: usize, file:
 /// The word just before `pos`, if the token there is a word.
 fn previous_word(src: &str, pos: usize) -> Option<&str> {
     let before = src[..pos].trim_end();
-    let start = before.rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let start = before
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .map_or(0, |i| {
+            i + before[i..].chars().next().map_or(1, char::len_utf8)
+        });
     let word = &before[start..];
     (!word.is_empty()).then_some(word)
 }
@@ -46,7 +63,9 @@ fn token_at(src: &str, pos: usize) -> Span {
     // Lazily: a file may hold thousands of errors, and the rest of it be long.
     for (tok, span) in lex::token_iter(rest) {
         match tok {
-            Ok(lex::Token::Whitespace | lex::Token::LineComment | lex::Token::BlockComment) => continue,
+            Ok(lex::Token::Whitespace | lex::Token::LineComment | lex::Token::BlockComment) => {
+                continue
+            }
             _ => return span.shift(pos),
         }
     }
@@ -68,16 +87,21 @@ fn help_for(src: &str, found: Span, kind: ItemKind) -> Option<String> {
         return Some("a verb without parentheses takes one argument: write `verb(a, b)`".into());
     }
     // `cost 2` in a card: a field without its colon.
-    let starts_value = text.starts_with(|c: char| c.is_ascii_digit() || c == '"' || c == '「' || c == '+' || c == '-');
+    let starts_value = text
+        .starts_with(|c: char| c.is_ascii_digit() || c == '"' || c == '「' || c == '+' || c == '-');
     if kind == ItemKind::Card && starts_value {
-        if let Some(word) = before.filter(|w| w.chars().all(|c| c.is_alphanumeric() || c == '_') && !lex::is_keyword(w)) {
-            return Some(format!("fields are written `name: value`: add `:` after `{word}`"));
+        if let Some(word) = before
+            .filter(|w| w.chars().all(|c| c.is_alphanumeric() || c == '_') && !lex::is_keyword(w))
+        {
+            return Some(format!(
+                "fields are written `name: value`: add `:` after `{word}`"
+            ));
         }
     }
     match kind {
-        ItemKind::Card if text.chars().next().is_some_and(|c| c.is_alphabetic()) => {
-            Some("a card holds fields (`name: value`) and abilities (`kind [clauses] { … }`)".into())
-        }
+        ItemKind::Card if text.chars().next().is_some_and(|c| c.is_alphabetic()) => Some(
+            "a card holds fields (`name: value`) and abilities (`kind [clauses] { … }`)".into(),
+        ),
         _ => None,
     }
 }
@@ -102,7 +126,12 @@ fn describe(rules: &[Rule]) -> String {
     }
     // "an expression" already covers its literal forms.
     if names.iter().any(|n| n == "an expression") {
-        names.retain(|n| !matches!(n.as_str(), "a name" | "a number" | "a string" | "a pair like `3/2`" | "`declare`" | "`search`"));
+        names.retain(|n| {
+            !matches!(
+                n.as_str(),
+                "a name" | "a number" | "a string" | "a pair like `3/2`" | "`declare`" | "`search`"
+            )
+        });
     }
     match names.len() {
         0 => String::new(),
@@ -124,11 +153,26 @@ fn rule_name(rule: Rule) -> String {
     }
     let fixed = match rule {
         // Lookahead guards, not something to write.
-        Rule::keyword | Rule::keyword_stmt | Rule::keyword_primary | Rule::sym_op | Rule::word_op => return String::new(),
-        Rule::bool_lit | Rule::this_kw | Rule::it_kw | Rule::you_kw | Rule::opponent_kw | Rule::each_kw | Rule::paren | Rule::list_lit
-        | Rule::choice_expr | Rule::declare_expr | Rule::top_expr | Rule::ident_led | Rule::call_expr | Rule::not_op | Rule::neg_op => {
-            "an expression"
-        }
+        Rule::keyword
+        | Rule::keyword_stmt
+        | Rule::keyword_primary
+        | Rule::sym_op
+        | Rule::word_op => return String::new(),
+        Rule::bool_lit
+        | Rule::this_kw
+        | Rule::it_kw
+        | Rule::you_kw
+        | Rule::opponent_kw
+        | Rule::each_kw
+        | Rule::paren
+        | Rule::list_lit
+        | Rule::choice_expr
+        | Rule::declare_expr
+        | Rule::top_expr
+        | Rule::ident_led
+        | Rule::call_expr
+        | Rule::not_op
+        | Rule::neg_op => "an expression",
         Rule::when_clause => "`when`",
         Rule::instead_clause => "`instead of`",
         Rule::while_clause => "`while`",
@@ -146,7 +190,9 @@ fn rule_name(rule: Rule) -> String {
         Rule::negate_all => "`all`",
         Rule::layer_override => "`in layer …`",
         Rule::who => "`(player)`",
-        Rule::quantity | Rule::up_to | Rule::any_number => "a count (`1`, `up to 2`, `any number of`)",
+        Rule::quantity | Rule::up_to | Rule::any_number => {
+            "a count (`1`, `up to 2`, `any number of`)"
+        }
         Rule::field_value | Rule::keyword_ref => "a value",
         Rule::ident | Rule::ability_word | Rule::type_name | Rule::zone_prop => "a name",
         Rule::string | Rule::str_inner | Rule::jstr_inner => "a string",
@@ -168,7 +214,10 @@ fn rule_name(rule: Rule) -> String {
     if !fixed.is_empty() {
         return fixed.to_string();
     }
-    let plain = debug.trim_end_matches("_decl").trim_end_matches("_stmt").replace('_', " ");
+    let plain = debug
+        .trim_end_matches("_decl")
+        .trim_end_matches("_stmt")
+        .replace('_', " ");
     if debug.ends_with("_decl") {
         format!("a {plain} declaration")
     } else if debug.ends_with("_stmt") {

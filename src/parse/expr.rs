@@ -39,7 +39,10 @@ pub fn build(b: &mut Builder, pair: P) -> Expr {
                 let name = b.ident(p.into_inner().next().expect("grammar: member"));
                 if let Some(Tok::Operand(e)) = toks.pop() {
                     let span = e.span.to(name.span);
-                    toks.push(Tok::Operand(Expr { kind: ExprKind::Member(Box::new(e), name), span }));
+                    toks.push(Tok::Operand(Expr {
+                        kind: ExprKind::Member(Box::new(e), name),
+                        span,
+                    }));
                 }
             }
             rule => {
@@ -48,8 +51,14 @@ pub fn build(b: &mut Builder, pair: P) -> Expr {
                     if infix_count == MAX_OPERATORS + 1 {
                         let span = b.span(&p);
                         b.error(
-                            Diagnostic::error(codes::PARSE_TOO_COMPLEX, b.file, span, format!("more than {MAX_OPERATORS} operators in one expression"), "too many from here on")
-                                .with_help("split it with `let` bindings"),
+                            Diagnostic::error(
+                                codes::PARSE_TOO_COMPLEX,
+                                b.file,
+                                span,
+                                format!("more than {MAX_OPERATORS} operators in one expression"),
+                                "too many from here on",
+                            )
+                            .with_help("split it with `let` bindings"),
                         );
                     }
                     toks.push(Tok::Infix(op));
@@ -60,7 +69,10 @@ pub fn build(b: &mut Builder, pair: P) -> Expr {
         }
     }
     if infix_count > MAX_OPERATORS {
-        return Expr { kind: ExprKind::Int(0), span: Span::default() };
+        return Expr {
+            kind: ExprKind::Int(0),
+            span: Span::default(),
+        };
     }
     let mut it = toks.into_iter().peekable();
     climb(&mut it, 0)
@@ -94,7 +106,15 @@ fn infix_bp(op: BinOp) -> u8 {
         BinOp::Where => 1,
         BinOp::Or => 2,
         BinOp::And => 3,
-        BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Contains | BinOp::Has | BinOp::Is => 5,
+        BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::Contains
+        | BinOp::Has
+        | BinOp::Is => 5,
         BinOp::Coalesce => 6,
         BinOp::Add | BinOp::Sub => 7,
         BinOp::Mul | BinOp::Div => 8,
@@ -113,11 +133,17 @@ fn climb(it: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>, min_bp: u8) -> E
         Some(Tok::Prefix(op, span)) => {
             let rhs = climb(it, prefix_bp(op));
             let s = span.to(rhs.span);
-            Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span: s }
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(rhs)),
+                span: s,
+            }
         }
         Some(Tok::Operand(e)) => e,
         // The grammar guarantees an operand here.
-        _ => Expr { kind: ExprKind::Int(0), span: Span::default() },
+        _ => Expr {
+            kind: ExprKind::Int(0),
+            span: Span::default(),
+        },
     };
     while let Some(Tok::Infix(op)) = it.peek() {
         let op = *op;
@@ -128,7 +154,10 @@ fn climb(it: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>, min_bp: u8) -> E
         it.next();
         let rhs = climb(it, bp + 1);
         let span = lhs.span.to(rhs.span);
-        lhs = Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span };
+        lhs = Expr {
+            kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            span,
+        };
     }
     lhs
 }
@@ -140,7 +169,10 @@ pub fn postfix(b: &mut Builder, pair: P) -> Expr {
     for p in it {
         let name = b.ident(p.into_inner().next().expect("grammar: member"));
         let span = e.span.to(name.span);
-        e = Expr { kind: ExprKind::Member(Box::new(e), name), span };
+        e = Expr {
+            kind: ExprKind::Member(Box::new(e), name),
+            span,
+        };
     }
     e
 }
@@ -161,14 +193,19 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
     let kind = match pair.as_rule() {
         Rule::expr => return build(b, pair),
         Rule::expr_postfix => return postfix(b, pair),
-        Rule::paren | Rule::expr_atom => return build(b, children(pair).next().expect("grammar: inner")),
+        Rule::paren | Rule::expr_atom => {
+            return build(b, children(pair).next().expect("grammar: inner"))
+        }
         Rule::expr_zone => {
             let mut it = pair.into_inner();
             let mut e = primary(b, it.next().expect("grammar: zone base"));
             for p in it {
                 let name = b.ident(p.into_inner().next().expect("grammar: member"));
                 let span = e.span.to(name.span);
-                e = Expr { kind: ExprKind::Member(Box::new(e), name), span };
+                e = Expr {
+                    kind: ExprKind::Member(Box::new(e), name),
+                    span,
+                };
             }
             return e;
         }
@@ -176,8 +213,16 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
             let s = pair.as_str();
             let (a, c) = s.split_once('/').unwrap_or((s, "_"));
             for part in [a, c] {
-                if part.trim_start_matches(['+', '-']).parse::<i64>().is_err() && !matches!(part, "_" | "±0") {
-                    b.error(Diagnostic::error(codes::PARSE_INTEGER_TOO_LARGE, b.file, span, "integer too large", "does not fit in 64 bits"));
+                if part.trim_start_matches(['+', '-']).parse::<i64>().is_err()
+                    && !matches!(part, "_" | "±0")
+                {
+                    b.error(Diagnostic::error(
+                        codes::PARSE_INTEGER_TOO_LARGE,
+                        b.file,
+                        span,
+                        "integer too large",
+                        "does not fit in 64 bits",
+                    ));
                 }
             }
             ExprKind::Pair(pair_part(a), pair_part(c))
@@ -207,10 +252,15 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         Rule::call_expr => {
             let mut it = children(pair);
             let name = b.ident(it.next().expect("grammar: callee"));
-            let args = it.next().map(|a| children(a).map(|x| b.arg(x)).collect()).unwrap_or_default();
+            let args = it
+                .next()
+                .map(|a| children(a).map(|x| b.arg(x)).collect())
+                .unwrap_or_default();
             ExprKind::Call(name, args)
         }
-        Rule::declare_expr => ExprKind::Declare(b.ident(children(pair).next().expect("grammar: declared"))),
+        Rule::declare_expr => {
+            ExprKind::Declare(b.ident(children(pair).next().expect("grammar: declared")))
+        }
         Rule::top_expr => {
             let mut it = children(pair);
             let top = it.next().expect("grammar: top").as_rule() == Rule::top_kw;
@@ -228,11 +278,19 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
                     Rule::target_kw => kind = ChoiceKind::Target,
                     Rule::choose_kw => kind = ChoiceKind::Choose,
                     Rule::search_kw => kind = ChoiceKind::Search,
-                    Rule::who => who = Some(Box::new(build(b, children(p).next().expect("grammar: who")))),
+                    Rule::who => {
+                        who = Some(Box::new(build(
+                            b,
+                            children(p).next().expect("grammar: who"),
+                        )))
+                    }
                     Rule::quantity => {
                         let q = p.into_inner().next().expect("grammar: quantity");
                         quantity = match q.as_rule() {
-                            Rule::up_to => Quantity::UpTo(Box::new(build(b, children(q).next().expect("grammar: n")))),
+                            Rule::up_to => Quantity::UpTo(Box::new(build(
+                                b,
+                                children(q).next().expect("grammar: n"),
+                            ))),
                             Rule::any_number => Quantity::Any,
                             _ => Quantity::Exactly(Box::new(build(b, q))),
                         };
@@ -240,7 +298,12 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
                     _ => from = Some(Box::new(build(b, p))),
                 }
             }
-            ExprKind::Choice { kind, who, quantity, from: from.expect("grammar: choice source") }
+            ExprKind::Choice {
+                kind,
+                who,
+                quantity,
+                from: from.expect("grammar: choice source"),
+            }
         }
         other => unreachable!("grammar: unexpected primary {other:?}"),
     };

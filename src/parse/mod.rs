@@ -49,10 +49,19 @@ pub fn parse_file(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<P
                 let pair = pairs.next().expect("entry rule produces one pair");
                 let mut builder = build::Builder::new(file, item.span.start, diags);
                 if let Some(parsed) = builder.item(pair) {
-                    out.push(ParsedItem { item: parsed, span: item.span });
+                    out.push(ParsedItem {
+                        item: parsed,
+                        span: item.span,
+                    });
                 }
             }
-            Err(e) => diags.push(errors::syntax_error(e, src, item.span.start, file, item.kind)),
+            Err(e) => diags.push(errors::syntax_error(
+                e,
+                src,
+                item.span.start,
+                file,
+                item.kind,
+            )),
         }
     }
     out

@@ -21,8 +21,18 @@ impl<'a> Ctx<'a> {
         for f in &c.fields {
             if let Some(prev) = seen.get(f.name.name.as_str()) {
                 self.error(
-                    Diagnostic::error(codes::CHECK_DUPLICATE_FIELD, self.file, f.name.span, format!("field `{}` is given twice", f.name.name), "given again here")
-                        .with_related(Label::new(self.file, prev.name.span, "first given here")),
+                    Diagnostic::error(
+                        codes::CHECK_DUPLICATE_FIELD,
+                        self.file,
+                        f.name.span,
+                        format!("field `{}` is given twice", f.name.name),
+                        "given again here",
+                    )
+                    .with_related(Label::new(
+                        self.file,
+                        prev.name.span,
+                        "first given here",
+                    )),
                 );
                 continue;
             }
@@ -30,7 +40,10 @@ impl<'a> Ctx<'a> {
         }
         let number = match seen.get("number") {
             Some(f) => match f.values.as_slice() {
-                [FieldValue::Expr(ast::Expr { kind: ast::ExprKind::Str(s), .. })] => Some(s.clone()),
+                [FieldValue::Expr(ast::Expr {
+                    kind: ast::ExprKind::Str(s),
+                    ..
+                })] => Some(s.clone()),
                 _ => {
                     self.error(
                         Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, f.span, "a card number is a string", "not a string")
@@ -41,30 +54,66 @@ impl<'a> Ctx<'a> {
             },
             None => {
                 self.error(
-                    Diagnostic::error(codes::CHECK_MISSING_FIELD, self.file, c.name.span, format!("card `{}` has no `number`", c.name.value), "missing `number:`")
-                        .with_help("add `number: \"…\"`"),
+                    Diagnostic::error(
+                        codes::CHECK_MISSING_FIELD,
+                        self.file,
+                        c.name.span,
+                        format!("card `{}` has no `number`", c.name.value),
+                        "missing `number:`",
+                    )
+                    .with_help("add `number: \"…\"`"),
                 );
                 None
             }
         };
         let type_sym = match seen.get("type") {
             Some(f) => match f.values.as_slice() {
-                [FieldValue::Word(k)] if k.args.is_empty() => match self.sym.card_types.get(&k.name.name) {
-                    Some(t) => Some(t.clone()),
-                    None => {
-                        self.unknown(codes::RESOLVE_UNKNOWN_CARD_TYPE, "card type", &k.name.name, k.name.span, self.sym.card_types.keys().map(String::as_str).collect::<Vec<_>>());
-                        None
+                [FieldValue::Word(k)] if k.args.is_empty() => {
+                    match self.sym.card_types.get(&k.name.name) {
+                        Some(t) => Some(t.clone()),
+                        None => {
+                            self.unknown(
+                                codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                                "card type",
+                                &k.name.name,
+                                k.name.span,
+                                self.sym
+                                    .card_types
+                                    .keys()
+                                    .map(String::as_str)
+                                    .collect::<Vec<_>>(),
+                            );
+                            None
+                        }
                     }
-                },
+                }
                 _ => {
-                    self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, f.span, "`type` takes one card type name", "not a card type name"));
+                    self.error(Diagnostic::error(
+                        codes::RESOLVE_TYPE_MISMATCH,
+                        self.file,
+                        f.span,
+                        "`type` takes one card type name",
+                        "not a card type name",
+                    ));
                     None
                 }
             },
             None => {
                 self.error(
-                    Diagnostic::error(codes::CHECK_MISSING_FIELD, self.file, c.name.span, format!("card `{}` has no `type`", c.name.value), "missing `type:`")
-                        .with_help_opt(self.sym.card_types.keys().min().map(|t| format!("add `type: {t}`"))),
+                    Diagnostic::error(
+                        codes::CHECK_MISSING_FIELD,
+                        self.file,
+                        c.name.span,
+                        format!("card `{}` has no `type`", c.name.value),
+                        "missing `type:`",
+                    )
+                    .with_help_opt(
+                        self.sym
+                            .card_types
+                            .keys()
+                            .min()
+                            .map(|t| format!("add `type: {t}`")),
+                    ),
                 );
                 None
             }
@@ -78,7 +127,13 @@ impl<'a> Ctx<'a> {
                             keywords.push(ir::KeywordInstance { keyword, args });
                         }
                     }
-                    FieldValue::Expr(e) => self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_KEYWORD, self.file, e.span, "expected a keyword name", "not a keyword")),
+                    FieldValue::Expr(e) => self.error(Diagnostic::error(
+                        codes::RESOLVE_UNKNOWN_KEYWORD,
+                        self.file,
+                        e.span,
+                        "expected a keyword name",
+                        "not a keyword",
+                    )),
                 }
             }
         }
@@ -87,12 +142,26 @@ impl<'a> Ctx<'a> {
         if type_sym.is_none() {
             // Without a type there is no schema: still catch names no card type knows.
             for (name, f) in &seen {
-                let known = matches!(*name, "number" | "type" | "keywords") || self.sym.field_names.contains_key(*name);
+                let known = matches!(*name, "number" | "type" | "keywords")
+                    || self.sym.field_names.contains_key(*name);
                 if !known {
-                    let candidates: Vec<&str> = self.sym.field_names.keys().map(String::as_str).chain(["number", "type", "keywords"]).collect();
+                    let candidates: Vec<&str> = self
+                        .sym
+                        .field_names
+                        .keys()
+                        .map(String::as_str)
+                        .chain(["number", "type", "keywords"])
+                        .collect();
                     let help = did_you_mean(name, candidates);
                     self.error(
-                        Diagnostic::error(codes::CHECK_UNKNOWN_FIELD, self.file, f.name.span, format!("no card type has a field `{name}`"), "unknown field").with_help_opt(help),
+                        Diagnostic::error(
+                            codes::CHECK_UNKNOWN_FIELD,
+                            self.file,
+                            f.name.span,
+                            format!("no card type has a field `{name}`"),
+                            "unknown field",
+                        )
+                        .with_help_opt(help),
                     );
                 }
             }
@@ -103,19 +172,40 @@ impl<'a> Ctx<'a> {
                     continue;
                 }
                 let Some(schema) = t.fields.iter().find(|s| s.name == *name) else {
-                    let candidates: Vec<&str> = t.fields.iter().map(|s| s.name.as_str()).chain(["number", "type", "keywords"]).collect();
+                    let candidates: Vec<&str> = t
+                        .fields
+                        .iter()
+                        .map(|s| s.name.as_str())
+                        .chain(["number", "type", "keywords"])
+                        .collect();
                     let help = did_you_mean(name, candidates.iter().copied()).or_else(|| {
-                        let mut owners: Vec<&str> = self.sym.card_types.iter().filter(|(_, ct)| ct.fields.iter().any(|s| s.name == *name)).map(|(n, _)| n.as_str()).collect();
+                        let mut owners: Vec<&str> = self
+                            .sym
+                            .card_types
+                            .iter()
+                            .filter(|(_, ct)| ct.fields.iter().any(|s| s.name == *name))
+                            .map(|(n, _)| n.as_str())
+                            .collect();
                         owners.sort_unstable();
                         (!owners.is_empty()).then(|| {
-                            let list = owners.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ");
+                            let list = owners
+                                .iter()
+                                .map(|o| format!("`{o}`"))
+                                .collect::<Vec<_>>()
+                                .join(", ");
                             format!("`{name}` is a field of {list} cards, not of this card's type")
                         })
                     });
                     let tname = t.id.split(':').next_back().unwrap_or(&t.id).to_string();
                     self.error(
-                        Diagnostic::error(codes::CHECK_UNKNOWN_FIELD, self.file, f.name.span, format!("card type `{tname}` has no field `{name}`"), "unknown field")
-                            .with_help_opt(help),
+                        Diagnostic::error(
+                            codes::CHECK_UNKNOWN_FIELD,
+                            self.file,
+                            f.name.span,
+                            format!("card type `{tname}` has no field `{name}`"),
+                            "unknown field",
+                        )
+                        .with_help_opt(help),
                     );
                     continue;
                 };
@@ -134,8 +224,14 @@ impl<'a> Ctx<'a> {
                 if !s.optional && !seen.contains_key(s.name.as_str()) {
                     let tname = t.id.split(':').next_back().unwrap_or(&t.id).to_string();
                     self.error(
-                        Diagnostic::error(codes::CHECK_MISSING_FIELD, self.file, c.name.span, format!("a `{tname}` card needs `{}`", s.name), format!("missing `{}:`", s.name))
-                            .with_help(format!("add `{}: …`", s.name)),
+                        Diagnostic::error(
+                            codes::CHECK_MISSING_FIELD,
+                            self.file,
+                            c.name.span,
+                            format!("a `{tname}` card needs `{}`", s.name),
+                            format!("missing `{}:`", s.name),
+                        )
+                        .with_help(format!("add `{}: …`", s.name)),
                     );
                 }
             }
@@ -162,22 +258,45 @@ impl<'a> Ctx<'a> {
         let kw = match self.sym.keywords.get(&k.name.name) {
             Some(kw) => kw.clone(),
             None => {
-                self.unknown(codes::RESOLVE_UNKNOWN_KEYWORD, "keyword", &k.name.name, k.name.span, self.sym.keywords.keys().map(String::as_str).collect::<Vec<_>>());
+                self.unknown(
+                    codes::RESOLVE_UNKNOWN_KEYWORD,
+                    "keyword",
+                    &k.name.name,
+                    k.name.span,
+                    self.sym
+                        .keywords
+                        .keys()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>(),
+                );
                 return None;
             }
         };
         let given = k.args.len();
-        let needed = kw.params.iter().filter(|p| !p.optional && !p.has_default).count();
+        let needed = kw
+            .params
+            .iter()
+            .filter(|p| !p.optional && !p.has_default)
+            .count();
         if given < needed || given > kw.params.len() {
             self.error(
                 Diagnostic::error(
                     codes::RESOLVE_WRONG_ARITY,
                     self.file,
                     k.span,
-                    format!("keyword `{}` takes {} value{}, found {given}", k.name.name, kw.params.len(), if kw.params.len() == 1 { "" } else { "s" }),
+                    format!(
+                        "keyword `{}` takes {} value{}, found {given}",
+                        k.name.name,
+                        kw.params.len(),
+                        if kw.params.len() == 1 { "" } else { "s" }
+                    ),
                     "wrong number of values",
                 )
-                .with_help(if kw.params.is_empty() { format!("write just `{}`", k.name.name) } else { format!("write `{} 1`", k.name.name) }),
+                .with_help(if kw.params.is_empty() {
+                    format!("write just `{}`", k.name.name)
+                } else {
+                    format!("write `{} 1`", k.name.name)
+                }),
             );
         }
         let args = k.args.iter().map(|a| self.number(a)).collect();
@@ -187,8 +306,18 @@ impl<'a> Ctx<'a> {
     fn field_value(&mut self, schema: &ir::FieldSchema, f: &ast::FieldEntry) -> Option<Value> {
         if !schema.list && f.values.len() > 1 {
             self.error(
-                Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, f.span, format!("field `{}` takes one value, found {}", schema.name, f.values.len()), "several values")
-                    .with_help("declare it as a list (`text*`) in the card type to allow several"),
+                Diagnostic::error(
+                    codes::RESOLVE_TYPE_MISMATCH,
+                    self.file,
+                    f.span,
+                    format!(
+                        "field `{}` takes one value, found {}",
+                        schema.name,
+                        f.values.len()
+                    ),
+                    "several values",
+                )
+                .with_help("declare it as a list (`text*`) in the card type to allow several"),
             );
             return None;
         }
@@ -202,8 +331,18 @@ impl<'a> Ctx<'a> {
                         _ => "write a literal value".to_string(),
                     };
                     self.error(
-                        Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, k.span, format!("field `{}` takes {}, found a name", schema.name, describe(&schema.ty)), "a bare name")
-                            .with_help(hint),
+                        Diagnostic::error(
+                            codes::RESOLVE_TYPE_MISMATCH,
+                            self.file,
+                            k.span,
+                            format!(
+                                "field `{}` takes {}, found a name",
+                                schema.name,
+                                describe(&schema.ty)
+                            ),
+                            "a bare name",
+                        )
+                        .with_help(hint),
                     );
                     return None;
                 }
@@ -220,30 +359,54 @@ impl<'a> Ctx<'a> {
     fn constant(&mut self, ty: &FieldType, e: &ast::Expr, field: &str) -> Option<Value> {
         use ast::ExprKind as K;
         let composite = match ty {
-            FieldType::Stat(id) => self.sym.stats.values().find(|s| &s.id == id).map(|s| s.components).unwrap_or(0),
+            FieldType::Stat(id) => self
+                .sym
+                .stats
+                .values()
+                .find(|s| &s.id == id)
+                .map(|s| s.components)
+                .unwrap_or(0),
             _ => 0,
         };
         let value = match (&e.kind, ty) {
             (K::Int(n), FieldType::Number) => Value::Number(*n),
             (K::Int(n), FieldType::Stat(_)) if composite == 0 => Value::Number(*n),
-            (K::Unary(ast::UnOp::Neg, x), FieldType::Number | FieldType::Stat(_)) if composite == 0 => match x.kind {
-                K::Int(n) => Value::Number(-n),
-                _ => return self.not_constant(e, ty, field),
-            },
+            (K::Unary(ast::UnOp::Neg, x), FieldType::Number | FieldType::Stat(_))
+                if composite == 0 =>
+            {
+                match x.kind {
+                    K::Int(n) => Value::Number(-n),
+                    _ => return self.not_constant(e, ty, field),
+                }
+            }
             (K::Pair(a, b), FieldType::Stat(_)) if composite == 2 => match (a, b) {
-                (ast::PairPart::Value(x, _), ast::PairPart::Value(y, _)) => Value::Pair(vec![*x, *y]),
+                (ast::PairPart::Value(x, _), ast::PairPart::Value(y, _)) => {
+                    Value::Pair(vec![*x, *y])
+                }
                 _ => {
                     self.error(
-                        Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, e.span, format!("a base `{field}` needs both values"), "`±0`/`_` means no modifier")
-                            .with_help("`±0` and `_` only make sense in modifiers; write a number"),
+                        Diagnostic::error(
+                            codes::RESOLVE_TYPE_MISMATCH,
+                            self.file,
+                            e.span,
+                            format!("a base `{field}` needs both values"),
+                            "`±0`/`_` means no modifier",
+                        )
+                        .with_help("`±0` and `_` only make sense in modifiers; write a number"),
                     );
                     return None;
                 }
             },
             (K::Pair(..), _) => {
                 self.error(
-                    Diagnostic::error(codes::RESOLVE_PAIR_NOT_ALLOWED, self.file, e.span, format!("field `{field}` is not a composite stat: a pair is not allowed"), "a pair")
-                        .with_help("write a single value"),
+                    Diagnostic::error(
+                        codes::RESOLVE_PAIR_NOT_ALLOWED,
+                        self.file,
+                        e.span,
+                        format!("field `{field}` is not a composite stat: a pair is not allowed"),
+                        "a pair",
+                    )
+                    .with_help("write a single value"),
                 );
                 return None;
             }
@@ -257,16 +420,32 @@ impl<'a> Ctx<'a> {
     fn not_constant(&mut self, e: &ast::Expr, ty: &FieldType, field: &str) -> Option<Value> {
         let (_, found) = self.expr(e);
         let help = match (ty, &found) {
-            (FieldType::Number | FieldType::Stat(_), Ty::Of(Type::Text, _)) => Some("write the number without quotes".to_string()),
-            (FieldType::Text, Ty::Of(Type::Number, _)) => Some("write the text in quotes".to_string()),
-            (FieldType::Stat(_), Ty::Of(Type::Number, _)) => Some("this composite stat takes a pair such as `3/2`".to_string()),
+            (FieldType::Number | FieldType::Stat(_), Ty::Of(Type::Text, _)) => {
+                Some("write the number without quotes".to_string())
+            }
+            (FieldType::Text, Ty::Of(Type::Number, _)) => {
+                Some("write the text in quotes".to_string())
+            }
+            (FieldType::Stat(_), Ty::Of(Type::Number, _)) => {
+                Some("this composite stat takes a pair such as `3/2`".to_string())
+            }
             _ => None,
         };
         let composite = matches!(ty, FieldType::Stat(id) if self.sym.stats.values().any(|s| &s.id == id && s.components > 0));
-        let wanted = if composite { "a pair such as `3/2`" } else { describe(ty) };
+        let wanted = if composite {
+            "a pair such as `3/2`"
+        } else {
+            describe(ty)
+        };
         self.error(
-            Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, e.span, format!("field `{field}` takes {wanted}, found {}", found.describe()), "wrong kind of value")
-                .with_help_opt(help),
+            Diagnostic::error(
+                codes::RESOLVE_TYPE_MISMATCH,
+                self.file,
+                e.span,
+                format!("field `{field}` takes {wanted}, found {}", found.describe()),
+                "wrong kind of value",
+            )
+            .with_help_opt(help),
         );
         None
     }
@@ -275,10 +454,23 @@ impl<'a> Ctx<'a> {
         let (kind_word, attr_words) = a.words.split_last()?;
         let Some(kind) = self.sym.kinds.get(&kind_word.name).cloned() else {
             let help = did_you_mean(&kind_word.name, self.sym.kinds.keys().map(String::as_str));
-            let help = help.or_else(|| self.sym.attributes.contains_key(&kind_word.name).then(|| format!("`{}` is an attribute: the ability kind comes after it", kind_word.name)));
+            let help = help.or_else(|| {
+                self.sym.attributes.contains_key(&kind_word.name).then(|| {
+                    format!(
+                        "`{}` is an attribute: the ability kind comes after it",
+                        kind_word.name
+                    )
+                })
+            });
             self.error(
-                Diagnostic::error(codes::RESOLVE_UNKNOWN_ABILITY_KIND, self.file, kind_word.span, format!("unknown ability kind `{}`", kind_word.name), "not an ability kind of this game")
-                    .with_help_opt(help),
+                Diagnostic::error(
+                    codes::RESOLVE_UNKNOWN_ABILITY_KIND,
+                    self.file,
+                    kind_word.span,
+                    format!("unknown ability kind `{}`", kind_word.name),
+                    "not an ability kind of this game",
+                )
+                .with_help_opt(help),
             );
             return None;
         };
@@ -286,7 +478,17 @@ impl<'a> Ctx<'a> {
         for w in attr_words {
             match self.sym.attributes.get(&w.name) {
                 Some(id) => attributes.push(id.clone()),
-                None => self.unknown(codes::RESOLVE_UNKNOWN_ATTRIBUTE, "attribute", &w.name, w.span, self.sym.attributes.keys().map(String::as_str).collect::<Vec<_>>()),
+                None => self.unknown(
+                    codes::RESOLVE_UNKNOWN_ATTRIBUTE,
+                    "attribute",
+                    &w.name,
+                    w.span,
+                    self.sym
+                        .attributes
+                        .keys()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>(),
+                ),
             }
         }
         let sem = kind.semantics;
@@ -310,20 +512,37 @@ impl<'a> Ctx<'a> {
                 Clause::When(..) => sem == ir::Semantics::Triggered,
                 Clause::Instead(..) => sem == ir::Semantics::Replacement,
                 Clause::While(..) => sem == ir::Semantics::Continuous,
-                Clause::Cost(..) | Clause::Limit(..) => matches!(sem, ir::Semantics::Activated | ir::Semantics::Triggered),
+                Clause::Cost(..) | Clause::Limit(..) => {
+                    matches!(sem, ir::Semantics::Activated | ir::Semantics::Triggered)
+                }
                 Clause::If(..) | Clause::From(..) => true,
             };
             if !allowed {
                 let (span, what) = clause_span(c);
                 let help = match c {
                     Clause::When(..) => "`when` belongs to triggered abilities".to_string(),
-                    Clause::Instead(..) => "`instead of` belongs to replacement abilities".to_string(),
-                    Clause::While(..) => "`while` belongs to continuous abilities; use `if` for a condition".to_string(),
+                    Clause::Instead(..) => {
+                        "`instead of` belongs to replacement abilities".to_string()
+                    }
+                    Clause::While(..) => {
+                        "`while` belongs to continuous abilities; use `if` for a condition"
+                            .to_string()
+                    }
                     _ => "costs and limits belong to activated and triggered abilities".to_string(),
                 };
                 self.error(
-                    Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, span, format!("{} `{}` ability cannot have {what}", article(&kind_word.name), kind_word.name), "not allowed for this kind")
-                        .with_help(help),
+                    Diagnostic::error(
+                        codes::RESOLVE_INVALID_CLAUSE,
+                        self.file,
+                        span,
+                        format!(
+                            "{} `{}` ability cannot have {what}",
+                            article(&kind_word.name),
+                            kind_word.name
+                        ),
+                        "not allowed for this kind",
+                    )
+                    .with_help(help),
                 );
                 continue;
             }
@@ -332,11 +551,31 @@ impl<'a> Ctx<'a> {
                 _ => {}
             }
         }
-        if matches!(sem, ir::Semantics::Triggered | ir::Semantics::Replacement) && trigger_ast.is_none() {
-            let need = if sem == ir::Semantics::Triggered { "`when <event>`" } else { "`instead of <event>`" };
+        if matches!(sem, ir::Semantics::Triggered | ir::Semantics::Replacement)
+            && trigger_ast.is_none()
+        {
+            let need = if sem == ir::Semantics::Triggered {
+                "`when <event>`"
+            } else {
+                "`instead of <event>`"
+            };
             self.error(
-                Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, kind_word.span, format!("{} `{}` ability needs {need}", if article(&kind_word.name) == "an" { "An" } else { "A" }, kind_word.name), "no trigger")
-                    .with_help(format!("add {need} before the body")),
+                Diagnostic::error(
+                    codes::RESOLVE_INVALID_CLAUSE,
+                    self.file,
+                    kind_word.span,
+                    format!(
+                        "{} `{}` ability needs {need}",
+                        if article(&kind_word.name) == "an" {
+                            "An"
+                        } else {
+                            "A"
+                        },
+                        kind_word.name
+                    ),
+                    "no trigger",
+                )
+                .with_help(format!("add {need} before the body")),
             );
         }
         let event = trigger_ast.and_then(|t| self.trigger(t, &mut out));
@@ -344,19 +583,45 @@ impl<'a> Ctx<'a> {
         for c in &a.clauses {
             match c {
                 Clause::If(e, _) => out.condition = Some(self.cond(e)),
-                Clause::While(e, _) if sem == ir::Semantics::Continuous => out.while_condition = Some(self.cond(e)),
+                Clause::While(e, _) if sem == ir::Semantics::Continuous => {
+                    out.while_condition = Some(self.cond(e))
+                }
                 Clause::Cost(stmts, _) => out.cost = self.stmts(stmts),
                 Clause::Limit(n, per, _) => {
-                    let per_ok = per.name == "turn" || per.name == "game" || self.sym.moments.contains_key(&per.name);
+                    let per_ok = per.name == "turn"
+                        || per.name == "game"
+                        || self.sym.moments.contains_key(&per.name);
                     if !per_ok {
-                        let names: Vec<&str> = ["turn", "game"].into_iter().chain(self.sym.moments.keys().map(String::as_str)).collect();
-                        self.unknown(codes::RESOLVE_UNKNOWN_MOMENT, "period", &per.name, per.span, names);
+                        let names: Vec<&str> = ["turn", "game"]
+                            .into_iter()
+                            .chain(self.sym.moments.keys().map(String::as_str))
+                            .collect();
+                        self.unknown(
+                            codes::RESOLVE_UNKNOWN_MOMENT,
+                            "period",
+                            &per.name,
+                            per.span,
+                            names,
+                        );
                     }
-                    out.limit = Some(ir::Limit { count: (*n).clamp(0, u32::MAX as i64) as u32, per: per.name.clone() });
+                    out.limit = Some(ir::Limit {
+                        count: (*n).clamp(0, u32::MAX as i64) as u32,
+                        per: per.name.clone(),
+                    });
                 }
                 Clause::From(z, _) => match self.sym.zones.get(&z.name) {
                     Some(zone) => out.zone = Some(zone.id.clone()),
-                    None => self.unknown(codes::RESOLVE_UNKNOWN_ZONE, "zone", &z.name, z.span, self.sym.zones.keys().map(String::as_str).collect::<Vec<_>>()),
+                    None => self.unknown(
+                        codes::RESOLVE_UNKNOWN_ZONE,
+                        "zone",
+                        &z.name,
+                        z.span,
+                        self.sym
+                            .zones
+                            .keys()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>(),
+                    ),
                 },
                 _ => {}
             }
@@ -371,7 +636,13 @@ impl<'a> Ctx<'a> {
     fn trigger(&mut self, t: &ast::Trigger, out: &mut ir::Ability) -> Option<&'a Callable> {
         let sym: &'a Symbols = self.sym;
         let Some(ev) = sym.events.get(&t.event.name) else {
-            self.unknown(codes::RESOLVE_UNKNOWN_EVENT, "event", &t.event.name, t.event.span, sym.events.keys().map(String::as_str).collect::<Vec<_>>());
+            self.unknown(
+                codes::RESOLVE_UNKNOWN_EVENT,
+                "event",
+                &t.event.name,
+                t.event.span,
+                sym.events.keys().map(String::as_str).collect::<Vec<_>>(),
+            );
             return None;
         };
         let mut when = BTreeMap::new();
@@ -379,38 +650,79 @@ impl<'a> Ctx<'a> {
             match ev.params.first() {
                 Some(p) => {
                     let (x, ty) = self.expr(subject);
-                    self.expect(&ty, &p.types, subject.span, &format!("the subject (parameter `{}`)", p.name));
+                    self.expect(
+                        &ty,
+                        &p.types,
+                        subject.span,
+                        &format!("the subject (parameter `{}`)", p.name),
+                    );
                     when.insert(p.name.clone(), x);
                 }
                 None => self.error(
-                    Diagnostic::error(codes::RESOLVE_WRONG_ARITY, self.file, subject.span, format!("event `{}` has no parameter to match this subject against", t.event.name), "nothing to match")
-                        .with_help(format!("write `when {}`", t.event.name)),
+                    Diagnostic::error(
+                        codes::RESOLVE_WRONG_ARITY,
+                        self.file,
+                        subject.span,
+                        format!(
+                            "event `{}` has no parameter to match this subject against",
+                            t.event.name
+                        ),
+                        "nothing to match",
+                    )
+                    .with_help(format!("write `when {}`", t.event.name)),
                 ),
             }
         }
         for a in &t.args {
             let Some(n) = &a.name else {
                 self.error(
-                    Diagnostic::error(codes::RESOLVE_UNKNOWN_ARGUMENT, self.file, a.value.span, "trigger patterns name the parameter they match", "unnamed")
-                        .with_help(format!("write `{}(<parameter>: …)`", t.event.name)),
+                    Diagnostic::error(
+                        codes::RESOLVE_UNKNOWN_ARGUMENT,
+                        self.file,
+                        a.value.span,
+                        "trigger patterns name the parameter they match",
+                        "unnamed",
+                    )
+                    .with_help(format!("write `{}(<parameter>: …)`", t.event.name)),
                 );
                 continue;
             };
             match ev.params.iter().find(|p| p.name == n.name) {
                 Some(p) => {
                     let (x, ty) = self.expr(&a.value);
-                    self.expect(&ty, &p.types, a.value.span, &format!("parameter `{}`", p.name));
+                    self.expect(
+                        &ty,
+                        &p.types,
+                        a.value.span,
+                        &format!("parameter `{}`", p.name),
+                    );
                     if when.insert(p.name.clone(), x).is_some() {
-                        self.error(Diagnostic::error(codes::RESOLVE_WRONG_ARITY, self.file, n.span, format!("parameter `{}` is matched twice", n.name), "matched again"));
+                        self.error(Diagnostic::error(
+                            codes::RESOLVE_WRONG_ARITY,
+                            self.file,
+                            n.span,
+                            format!("parameter `{}` is matched twice", n.name),
+                            "matched again",
+                        ));
                     }
                 }
                 None => {
                     let names: Vec<&str> = ev.params.iter().map(|p| p.name.as_str()).collect();
-                    self.unknown_in(codes::RESOLVE_UNKNOWN_ARGUMENT, &format!("event `{}`", t.event.name), "parameter", &n.name, n.span, names);
+                    self.unknown_in(
+                        codes::RESOLVE_UNKNOWN_ARGUMENT,
+                        &format!("event `{}`", t.event.name),
+                        "parameter",
+                        &n.name,
+                        n.span,
+                        names,
+                    );
                 }
             }
         }
-        out.trigger = Some(ir::Trigger { event: ev.id.clone(), when });
+        out.trigger = Some(ir::Trigger {
+            event: ev.id.clone(),
+            when,
+        });
         Some(ev)
     }
 }

@@ -6,8 +6,17 @@ use crate::diagnostic::{codes, did_you_mean, Diagnostic};
 use crate::ir::{self, Expr, FieldType, Type};
 
 /// Built-in functions and their arity.
-pub const BUILTINS: &[(&str, usize)] =
-    &[("count", 1), ("owner", 1), ("controller", 1), ("opponent_of", 1), ("min", 2), ("max", 2), ("distinct", 2), ("attached", 1), ("host", 1)];
+pub const BUILTINS: &[(&str, usize)] = &[
+    ("count", 1),
+    ("owner", 1),
+    ("controller", 1),
+    ("opponent_of", 1),
+    ("min", 2),
+    ("max", 2),
+    ("distinct", 2),
+    ("attached", 1),
+    ("host", 1),
+];
 
 fn bx(e: Expr) -> Box<Expr> {
     Box::new(e)
@@ -70,7 +79,16 @@ impl Ctx<'_> {
             }
             ExprKind::This => {
                 if !self.has_this {
-                    self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_NAME, self.file, span, "`this` has no card here", "no card owns this code").with_help("pass the card as a parameter"));
+                    self.error(
+                        Diagnostic::error(
+                            codes::RESOLVE_UNKNOWN_NAME,
+                            self.file,
+                            span,
+                            "`this` has no card here",
+                            "no card owns this code",
+                        )
+                        .with_help("pass the card as a parameter"),
+                    );
                     return (Expr::This, Ty::Unknown);
                 }
                 (Expr::This, Ty::of(Type::Card))
@@ -78,8 +96,14 @@ impl Ctx<'_> {
             ExprKind::It => {
                 if self.filter_depth == 0 {
                     self.error(
-                        Diagnostic::error(codes::RESOLVE_UNKNOWN_NAME, self.file, span, "`it` is only meaningful inside a `where` filter", "not in a filter")
-                            .with_help("`it` is the candidate card in `… where it …`"),
+                        Diagnostic::error(
+                            codes::RESOLVE_UNKNOWN_NAME,
+                            self.file,
+                            span,
+                            "`it` is only meaningful inside a `where` filter",
+                            "not in a filter",
+                        )
+                        .with_help("`it` is the candidate card in `… where it …`"),
                     );
                     return (Expr::It, Ty::Unknown);
                 }
@@ -98,7 +122,12 @@ impl Ctx<'_> {
             ExprKind::Unary(UnOp::Not, x) => (Expr::Not(bx(self.cond(x))), Ty::of(Type::Bool)),
             ExprKind::Unary(UnOp::Neg, x) => (Expr::Neg(bx(self.number(x))), Ty::of(Type::Number)),
             ExprKind::Binary(op, l, r) => self.binary(*op, l, r),
-            ExprKind::Choice { kind, who, quantity, from } => {
+            ExprKind::Choice {
+                kind,
+                who,
+                quantity,
+                from,
+            } => {
                 let chooser = match who {
                     Some(w) => self.player(w),
                     None => Expr::You,
@@ -114,22 +143,51 @@ impl Ctx<'_> {
                 };
                 let from = self.cards(from);
                 let ty = if one { Type::Card } else { Type::Cards };
-                (Expr::Choose { kind: *kind, chooser: bx(chooser), min: bx(min), max, from: bx(from) }, Ty::of(ty))
+                (
+                    Expr::Choose {
+                        kind: *kind,
+                        chooser: bx(chooser),
+                        min: bx(min),
+                        max,
+                        from: bx(from),
+                    },
+                    Ty::of(ty),
+                )
             }
             ExprKind::Declare(what) => {
-                let ok = what.name == "name" || matches!(self.sym.field_names.get(&what.name), Some(FieldType::Text));
+                let ok = what.name == "name"
+                    || matches!(self.sym.field_names.get(&what.name), Some(FieldType::Text));
                 if !ok {
                     let names: Vec<&str> = std::iter::once("name")
-                        .chain(self.sym.field_names.iter().filter(|(_, t)| **t == FieldType::Text).map(|(n, _)| n.as_str()))
+                        .chain(
+                            self.sym
+                                .field_names
+                                .iter()
+                                .filter(|(_, t)| **t == FieldType::Text)
+                                .map(|(n, _)| n.as_str()),
+                        )
                         .collect();
-                    self.unknown(codes::RESOLVE_UNKNOWN_MEMBER, "text field", &what.name, what.span, names);
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_MEMBER,
+                        "text field",
+                        &what.name,
+                        what.span,
+                        names,
+                    );
                 }
                 (Expr::Declare(what.name.clone()), Ty::of(Type::Text))
             }
             ExprKind::TopOf(top, n, z) => {
                 let count = self.number(n);
                 let zone = self.zone(z);
-                (Expr::TopOf { top: *top, count: bx(count), zone: bx(zone) }, Ty::of(Type::Cards))
+                (
+                    Expr::TopOf {
+                        top: *top,
+                        count: bx(count),
+                        zone: bx(zone),
+                    },
+                    Ty::of(Type::Cards),
+                )
             }
             ExprKind::Typed(ty, z) => {
                 let cards = self.cards(z);
@@ -138,12 +196,32 @@ impl Ctx<'_> {
                 }
                 match self.sym.card_types.get(&ty.name) {
                     Some(t) => {
-                        let cond = Expr::OfType { card: bx(Expr::It), card_type: t.id.clone() };
-                        (Expr::Filter { cards: bx(cards), condition: bx(cond) }, Ty::of(Type::Cards))
+                        let cond = Expr::OfType {
+                            card: bx(Expr::It),
+                            card_type: t.id.clone(),
+                        };
+                        (
+                            Expr::Filter {
+                                cards: bx(cards),
+                                condition: bx(cond),
+                            },
+                            Ty::of(Type::Cards),
+                        )
                     }
                     None => {
-                        let names = self.sym.card_types.keys().map(String::as_str).chain(["card"]);
-                        self.unknown(codes::RESOLVE_UNKNOWN_CARD_TYPE, "card type", &ty.name, ty.span, names);
+                        let names = self
+                            .sym
+                            .card_types
+                            .keys()
+                            .map(String::as_str)
+                            .chain(["card"]);
+                        self.unknown(
+                            codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                            "card type",
+                            &ty.name,
+                            ty.span,
+                            names,
+                        );
                         (cards, Ty::Unknown)
                     }
                 }
@@ -156,7 +234,16 @@ impl Ctx<'_> {
             return (Expr::Var(id.name.clone()), ty);
         }
         if id.name == "event" {
-            self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, id.span, "`event` is read through its parameters", "not a value").with_help("write `event.<parameter>`"));
+            self.error(
+                Diagnostic::error(
+                    codes::RESOLVE_TYPE_MISMATCH,
+                    self.file,
+                    id.span,
+                    "`event` is read through its parameters",
+                    "not a value",
+                )
+                .with_help("write `event.<parameter>`"),
+            );
             return (Expr::Int(0), Ty::Unknown);
         }
         if self.filter_depth > 0 {
@@ -165,7 +252,13 @@ impl Ctx<'_> {
             }
         }
         if let Some(z) = self.sym.zones.get(&id.name) {
-            return (Expr::Zone { zone: z.id.clone(), owner: None }, Ty::of(Type::Zone));
+            return (
+                Expr::Zone {
+                    zone: z.id.clone(),
+                    owner: None,
+                },
+                Ty::of(Type::Zone),
+            );
         }
         let mut names = self.local_names();
         names.extend(self.sym.zones.keys().cloned());
@@ -177,8 +270,18 @@ impl Ctx<'_> {
         if self.event.is_some() {
             names.push("event".to_string());
         }
-        let help = did_you_mean(&id.name, names.iter().map(String::as_str)).or_else(|| self.kind_hint(&id.name));
-        self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_NAME, self.file, id.span, format!("unknown name `{}`", id.name), "not a variable or zone in scope").with_help_opt(help));
+        let help = did_you_mean(&id.name, names.iter().map(String::as_str))
+            .or_else(|| self.kind_hint(&id.name));
+        self.error(
+            Diagnostic::error(
+                codes::RESOLVE_UNKNOWN_NAME,
+                self.file,
+                id.span,
+                format!("unknown name `{}`", id.name),
+                "not a variable or zone in scope",
+            )
+            .with_help_opt(help),
+        );
         (Expr::Int(0), Ty::Unknown)
     }
 
@@ -187,13 +290,19 @@ impl Ctx<'_> {
         if self.sym.states.contains_key(name) {
             Some(format!("`{name}` is a state: test it with `x is {name}`"))
         } else if self.sym.keywords.contains_key(name) {
-            Some(format!("`{name}` is a keyword: test it with `x has {name}`"))
+            Some(format!(
+                "`{name}` is a keyword: test it with `x has {name}`"
+            ))
         } else if self.sym.card_types.contains_key(name) {
-            Some(format!("`{name}` is a card type: select with `{name} on <zone>` or test `x is {name}`"))
+            Some(format!(
+                "`{name}` is a card type: select with `{name} on <zone>` or test `x is {name}`"
+            ))
         } else if self.sym.stats.contains_key(name) || self.sym.field_names.contains_key(name) {
             Some(format!("read it from a card: `this.{name}`"))
         } else if self.sym.verbs.contains_key(name) {
-            Some(format!("`{name}` is a verb: it is a statement, not a value"))
+            Some(format!(
+                "`{name}` is a verb: it is a statement, not a value"
+            ))
         } else {
             None
         }
@@ -202,31 +311,66 @@ impl Ctx<'_> {
     /// `card.member` for a stat, counter or field; `None` if no such member.
     fn card_member(&mut self, of: Expr, name: &str) -> Option<(Expr, Ty)> {
         if let Some(s) = self.sym.stats.get(name) {
-            let ty = if s.components > 0 { Type::Pair } else { Type::Number };
-            return Some((Expr::Stat { of: bx(of), stat: s.id.clone() }, Ty::of(ty)));
+            let ty = if s.components > 0 {
+                Type::Pair
+            } else {
+                Type::Number
+            };
+            return Some((
+                Expr::Stat {
+                    of: bx(of),
+                    stat: s.id.clone(),
+                },
+                Ty::of(ty),
+            ));
         }
         if let Some(r) = self.sym.relations.get(name) {
-            return Some((Expr::Related { of: bx(of), relation: r.clone() }, Ty::Of(Type::Card, true)));
+            return Some((
+                Expr::Related {
+                    of: bx(of),
+                    relation: r.clone(),
+                },
+                Ty::Of(Type::Card, true),
+            ));
         }
         if let Some(c) = self.sym.counters.get(name) {
             if c.on_cards {
-                return Some((Expr::Counter { of: bx(of), counter: c.id.clone() }, Ty::of(Type::Number)));
+                return Some((
+                    Expr::Counter {
+                        of: bx(of),
+                        counter: c.id.clone(),
+                    },
+                    Ty::of(Type::Number),
+                ));
             }
         }
         let field_ty = match name {
             "name" | "number" => Some(Ty::of(Type::Text)),
-            _ => self.sym.card_types.values().flat_map(|t| t.fields.iter()).find(|f| f.name == name).map(|f| match (&f.ty, f.list) {
-                (FieldType::Text, true) => Ty::TextList,
-                (FieldType::Text, false) => Ty::of(Type::Text),
-                (FieldType::Bool, _) => Ty::of(Type::Bool),
-                _ => Ty::of(Type::Number),
-            }),
+            _ => self
+                .sym
+                .card_types
+                .values()
+                .flat_map(|t| t.fields.iter())
+                .find(|f| f.name == name)
+                .map(|f| match (&f.ty, f.list) {
+                    (FieldType::Text, true) => Ty::TextList,
+                    (FieldType::Text, false) => Ty::of(Type::Text),
+                    (FieldType::Bool, _) => Ty::of(Type::Bool),
+                    _ => Ty::of(Type::Number),
+                }),
         }?;
-        Some((Expr::Field { of: bx(of), field: name.to_string() }, field_ty))
+        Some((
+            Expr::Field {
+                of: bx(of),
+                field: name.to_string(),
+            },
+            field_ty,
+        ))
     }
 
     fn member(&mut self, base: &ast::Expr, name: &ast::Ident) -> (Expr, Ty) {
-        let reads_event = matches!(&base.kind, ExprKind::Name(n) if n.name == "event") && !self.scopes.iter().flatten().any(|l| l.name == "event");
+        let reads_event = matches!(&base.kind, ExprKind::Name(n) if n.name == "event")
+            && !self.scopes.iter().flatten().any(|l| l.name == "event");
         if reads_event {
             let Some(event) = self.event else {
                 self.error(
@@ -237,13 +381,24 @@ impl Ctx<'_> {
             };
             return match event.params.iter().find(|p| p.name == name.name) {
                 Some(p) => {
-                    let ty = if p.types.len() == 1 { Ty::Of(p.types[0], p.optional) } else { Ty::Unknown };
+                    let ty = if p.types.len() == 1 {
+                        Ty::Of(p.types[0], p.optional)
+                    } else {
+                        Ty::Unknown
+                    };
                     (Expr::EventParam(name.name.clone()), ty)
                 }
                 None => {
                     let names: Vec<&str> = event.params.iter().map(|p| p.name.as_str()).collect();
                     let ev = short(&event.id).to_string();
-                    self.unknown_in(codes::RESOLVE_UNKNOWN_MEMBER, &format!("event `{ev}`"), "parameter", &name.name, name.span, names);
+                    self.unknown_in(
+                        codes::RESOLVE_UNKNOWN_MEMBER,
+                        &format!("event `{ev}`"),
+                        "parameter",
+                        &name.name,
+                        name.span,
+                        names,
+                    );
                     (Expr::Int(0), Ty::Unknown)
                 }
             };
@@ -252,20 +407,59 @@ impl Ctx<'_> {
         match ty {
             Ty::Unknown => {
                 if let Some(z) = self.sym.zones.get(&name.name) {
-                    return (Expr::Zone { zone: z.id.clone(), owner: Some(bx(b)) }, Ty::of(Type::Zone));
+                    return (
+                        Expr::Zone {
+                            zone: z.id.clone(),
+                            owner: Some(bx(b)),
+                        },
+                        Ty::of(Type::Zone),
+                    );
                 }
-                self.card_member(b, &name.name).unwrap_or((Expr::Int(0), Ty::Unknown))
+                self.card_member(b, &name.name)
+                    .unwrap_or((Expr::Int(0), Ty::Unknown))
             }
             Ty::Of(Type::Player, _) => {
                 if let Some(z) = self.sym.zones.get(&name.name) {
-                    return (Expr::Zone { zone: z.id.clone(), owner: Some(bx(b)) }, Ty::of(Type::Zone));
+                    return (
+                        Expr::Zone {
+                            zone: z.id.clone(),
+                            owner: Some(bx(b)),
+                        },
+                        Ty::of(Type::Zone),
+                    );
                 }
                 if let Some(c) = self.sym.counters.get(&name.name).filter(|c| c.on_players) {
-                    return (Expr::Counter { of: bx(b), counter: c.id.clone() }, Ty::of(Type::Number));
+                    return (
+                        Expr::Counter {
+                            of: bx(b),
+                            counter: c.id.clone(),
+                        },
+                        Ty::of(Type::Number),
+                    );
                 }
-                let names: Vec<&str> = self.sym.zones.keys().map(String::as_str).chain(self.sym.counters.iter().filter(|(_, c)| c.on_players).map(|(n, _)| n.as_str())).collect();
-                let code = if self.sym.stats.contains_key(&name.name) { codes::RESOLVE_UNKNOWN_MEMBER } else { codes::RESOLVE_UNKNOWN_ZONE };
-                let what = if code == codes::RESOLVE_UNKNOWN_ZONE { "zone" } else { "player member" };
+                let names: Vec<&str> = self
+                    .sym
+                    .zones
+                    .keys()
+                    .map(String::as_str)
+                    .chain(
+                        self.sym
+                            .counters
+                            .iter()
+                            .filter(|(_, c)| c.on_players)
+                            .map(|(n, _)| n.as_str()),
+                    )
+                    .collect();
+                let code = if self.sym.stats.contains_key(&name.name) {
+                    codes::RESOLVE_UNKNOWN_MEMBER
+                } else {
+                    codes::RESOLVE_UNKNOWN_ZONE
+                };
+                let what = if code == codes::RESOLVE_UNKNOWN_ZONE {
+                    "zone"
+                } else {
+                    "player member"
+                };
                 self.unknown(code, what, &name.name, name.span, names);
                 (Expr::Int(0), Ty::Unknown)
             }
@@ -277,19 +471,40 @@ impl Ctx<'_> {
                         .stats
                         .keys()
                         .map(String::as_str)
-                        .chain(self.sym.counters.iter().filter(|(_, c)| c.on_cards).map(|(n, _)| n.as_str()))
+                        .chain(
+                            self.sym
+                                .counters
+                                .iter()
+                                .filter(|(_, c)| c.on_cards)
+                                .map(|(n, _)| n.as_str()),
+                        )
                         .chain(self.sym.field_names.keys().map(String::as_str))
                         .chain(self.sym.relations.keys().map(String::as_str))
                         .chain(["name", "number"])
                         .collect();
-                    self.unknown(codes::RESOLVE_UNKNOWN_MEMBER, "card member", &name.name, name.span, names);
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_MEMBER,
+                        "card member",
+                        &name.name,
+                        name.span,
+                        names,
+                    );
                     (Expr::Int(0), Ty::Unknown)
                 }
             },
             Ty::Of(Type::Cards, _) => {
                 self.error(
-                    Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, name.span, format!("`{}` is read from one card, but this is a set of cards", name.name), "needs one card")
-                        .with_help("choose one first (`target 1 …`), or use `for each`"),
+                    Diagnostic::error(
+                        codes::RESOLVE_TYPE_MISMATCH,
+                        self.file,
+                        name.span,
+                        format!(
+                            "`{}` is read from one card, but this is a set of cards",
+                            name.name
+                        ),
+                        "needs one card",
+                    )
+                    .with_help("choose one first (`target 1 …`), or use `for each`"),
                 );
                 (Expr::Int(0), Ty::Unknown)
             }
@@ -306,12 +521,24 @@ impl Ctx<'_> {
         }
     }
 
-    fn call(&mut self, name: &ast::Ident, args: &[ast::Arg], span: crate::source::Span) -> (Expr, Ty) {
+    fn call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Arg],
+        span: crate::source::Span,
+    ) -> (Expr, Ty) {
         let Some((_, arity)) = BUILTINS.iter().find(|(n, _)| *n == name.name) else {
-            let help = did_you_mean(&name.name, BUILTINS.iter().map(|(n, _)| *n)).or_else(|| self.kind_hint(&name.name));
+            let help = did_you_mean(&name.name, BUILTINS.iter().map(|(n, _)| *n))
+                .or_else(|| self.kind_hint(&name.name));
             self.error(
-                Diagnostic::error(codes::RESOLVE_UNKNOWN_FUNCTION, self.file, name.span, format!("unknown function `{}`", name.name), "not a built-in function")
-                    .with_help_opt(help),
+                Diagnostic::error(
+                    codes::RESOLVE_UNKNOWN_FUNCTION,
+                    self.file,
+                    name.span,
+                    format!("unknown function `{}`", name.name),
+                    "not a built-in function",
+                )
+                .with_help_opt(help),
             );
             return (Expr::Int(0), Ty::Unknown);
         };
@@ -320,7 +547,12 @@ impl Ctx<'_> {
                 codes::RESOLVE_WRONG_ARITY,
                 self.file,
                 span,
-                format!("`{}` takes {arity} positional argument{}, found {}", name.name, if *arity == 1 { "" } else { "s" }, args.len()),
+                format!(
+                    "`{}` takes {arity} positional argument{}, found {}",
+                    name.name,
+                    if *arity == 1 { "" } else { "s" },
+                    args.len()
+                ),
                 "wrong number of arguments",
             ));
             return (Expr::Int(0), Ty::Unknown);
@@ -328,32 +560,81 @@ impl Ctx<'_> {
         let a = &args[0].value;
         match name.name.as_str() {
             "count" => (Expr::Count(bx(self.cards(a))), Ty::of(Type::Number)),
-            "owner" => (Expr::Owner(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::of(Type::Player)),
-            "controller" => (Expr::Controller(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::of(Type::Player)),
+            "owner" => (
+                Expr::Owner(bx(self.typed(a, &[Type::Card], "the argument"))),
+                Ty::of(Type::Player),
+            ),
+            "controller" => (
+                Expr::Controller(bx(self.typed(a, &[Type::Card], "the argument"))),
+                Ty::of(Type::Player),
+            ),
             "opponent_of" => (Expr::OpponentOf(bx(self.player(a))), Ty::of(Type::Player)),
-            "attached" => (Expr::Attached(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::of(Type::Cards)),
-            "host" => (Expr::Host(bx(self.typed(a, &[Type::Card], "the argument"))), Ty::Of(Type::Card, true)),
+            "attached" => (
+                Expr::Attached(bx(self.typed(a, &[Type::Card], "the argument"))),
+                Ty::of(Type::Cards),
+            ),
+            "host" => (
+                Expr::Host(bx(self.typed(a, &[Type::Card], "the argument"))),
+                Ty::Of(Type::Card, true),
+            ),
             "distinct" => {
                 let cards = self.cards(a);
                 let f = &args[1].value;
                 let field = match &f.kind {
-                    ExprKind::Name(n) if n.name == "name" || n.name == "number" || self.sym.field_names.contains_key(&n.name) => n.name.clone(),
+                    ExprKind::Name(n)
+                        if n.name == "name"
+                            || n.name == "number"
+                            || self.sym.field_names.contains_key(&n.name) =>
+                    {
+                        n.name.clone()
+                    }
                     ExprKind::Name(n) => {
-                        let names: Vec<&str> = self.sym.field_names.keys().map(String::as_str).chain(["name", "number"]).collect();
-                        self.unknown(codes::RESOLVE_UNKNOWN_MEMBER, "card field", &n.name, n.span, names);
+                        let names: Vec<&str> = self
+                            .sym
+                            .field_names
+                            .keys()
+                            .map(String::as_str)
+                            .chain(["name", "number"])
+                            .collect();
+                        self.unknown(
+                            codes::RESOLVE_UNKNOWN_MEMBER,
+                            "card field",
+                            &n.name,
+                            n.span,
+                            names,
+                        );
                         n.name.clone()
                     }
                     _ => {
-                        self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, f.span, "`distinct` counts the values of a field: name the field", "not a field name").with_help("as in `distinct(character on your.field, work)`"));
+                        self.error(
+                            Diagnostic::error(
+                                codes::RESOLVE_TYPE_MISMATCH,
+                                self.file,
+                                f.span,
+                                "`distinct` counts the values of a field: name the field",
+                                "not a field name",
+                            )
+                            .with_help("as in `distinct(character on your.field, work)`"),
+                        );
                         String::new()
                     }
                 };
-                (Expr::Distinct { cards: bx(cards), field }, Ty::of(Type::Number))
+                (
+                    Expr::Distinct {
+                        cards: bx(cards),
+                        field,
+                    },
+                    Ty::of(Type::Number),
+                )
             }
             _ => {
                 let x = self.number(a);
                 let y = self.number(&args[1].value);
-                let e = if name.name == "min" { Expr::Min(bx(x), bx(y)) } else { Expr::Max(bx(x), bx(y)) };
+                let e = if name.name == "min" {
+                    Expr::Min(bx(x), bx(y))
+                } else {
+                    Expr::Max(bx(x), bx(y))
+                };
                 (e, Ty::of(Type::Number))
             }
         }
@@ -386,7 +667,8 @@ impl Ctx<'_> {
                 let (a, ta) = self.expr(l);
                 let (b, tb) = self.expr(r);
                 if let (Ty::Of(x, _), Ty::Of(y, _)) = (&ta, &tb) {
-                    let comparable = x == y || matches!((x, y), (Type::Card | Type::Cards, Type::Card | Type::Cards));
+                    let comparable = x == y
+                        || matches!((x, y), (Type::Card | Type::Cards, Type::Card | Type::Cards));
                     if !comparable {
                         self.error(Diagnostic::error(
                             codes::RESOLVE_TYPE_MISMATCH,
@@ -400,7 +682,12 @@ impl Ctx<'_> {
                 for (side, other) in [(&a, &b), (&b, &a)] {
                     if let (Expr::Field { field, .. }, Expr::Text(t)) = (side, other) {
                         if field == "name" {
-                            let span = if matches!(other, Expr::Text(_)) && std::ptr::eq(other, &b) { r.span } else { l.span };
+                            let span = if matches!(other, Expr::Text(_)) && std::ptr::eq(other, &b)
+                            {
+                                r.span
+                            } else {
+                                l.span
+                            };
                             self.exact_names.push((t.clone(), span));
                         }
                     }
@@ -418,20 +705,34 @@ impl Ctx<'_> {
             BinOp::Contains => {
                 let a = self.typed(l, &[Type::Text], "the searched value");
                 let b = self.typed(r, &[Type::Text], "the searched-for text");
-                (Expr::Contains { haystack: bx(a), needle: bx(b) }, bool_ty)
+                (
+                    Expr::Contains {
+                        haystack: bx(a),
+                        needle: bx(b),
+                    },
+                    bool_ty,
+                )
             }
             BinOp::Coalesce => {
                 let (a, ta) = self.expr(l);
                 let (b, tb) = self.expr(r);
                 let ty = match (&ta, &tb) {
                     (Ty::Of(x, _), Ty::Of(y, _)) if x == y => Ty::of(*x),
-                    (Ty::Of(x, _), Ty::Of(y, _)) if super::scope::coerces(*x, *y) || super::scope::coerces(*y, *x) => Ty::Unknown,
+                    (Ty::Of(x, _), Ty::Of(y, _))
+                        if super::scope::coerces(*x, *y) || super::scope::coerces(*y, *x) =>
+                    {
+                        Ty::Unknown
+                    }
                     (Ty::Of(..), Ty::Of(..)) => {
                         self.error(Diagnostic::error(
                             codes::RESOLVE_TYPE_MISMATCH,
                             self.file,
                             r.span,
-                            format!("the fallback is {}, but the value is {}", tb.describe(), ta.describe()),
+                            format!(
+                                "the fallback is {}, but the value is {}",
+                                tb.describe(),
+                                ta.describe()
+                            ),
                             "different type",
                         ));
                         Ty::Unknown
@@ -445,22 +746,58 @@ impl Ctx<'_> {
                 self.filter_depth += 1;
                 let cond = self.cond(r);
                 self.filter_depth -= 1;
-                (Expr::Filter { cards: bx(cards), condition: bx(cond) }, Ty::of(Type::Cards))
+                (
+                    Expr::Filter {
+                        cards: bx(cards),
+                        condition: bx(cond),
+                    },
+                    Ty::of(Type::Cards),
+                )
             }
             BinOp::Has => {
                 let card = self.typed(l, &[Type::Card], "the tested value");
                 let ExprKind::Name(k) = &r.kind else {
-                    self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_KEYWORD, self.file, r.span, "`has` tests a keyword name", "not a keyword name"));
+                    self.error(Diagnostic::error(
+                        codes::RESOLVE_UNKNOWN_KEYWORD,
+                        self.file,
+                        r.span,
+                        "`has` tests a keyword name",
+                        "not a keyword name",
+                    ));
                     return (Expr::Bool(false), bool_ty);
                 };
                 if let Some(kind) = self.sym.kinds.get(&k.name) {
-                    return (Expr::HasAbility { card: bx(card), kind: kind.id.clone() }, bool_ty);
+                    return (
+                        Expr::HasAbility {
+                            card: bx(card),
+                            kind: kind.id.clone(),
+                        },
+                        bool_ty,
+                    );
                 }
                 match self.sym.keywords.get(&k.name) {
-                    Some(kw) => (Expr::HasKeyword { card: bx(card), keyword: kw.id.clone() }, bool_ty),
+                    Some(kw) => (
+                        Expr::HasKeyword {
+                            card: bx(card),
+                            keyword: kw.id.clone(),
+                        },
+                        bool_ty,
+                    ),
                     None => {
-                        let names: Vec<&str> = self.sym.keywords.keys().chain(self.sym.kinds.keys()).map(String::as_str).collect();
-                        self.unknown(codes::RESOLVE_UNKNOWN_KEYWORD, "keyword or ability kind", &k.name, k.span, names);
+                        let names: Vec<&str> = self
+                            .sym
+                            .keywords
+                            .keys()
+                            .chain(self.sym.kinds.keys())
+                            .map(String::as_str)
+                            .collect();
+                        self.unknown(
+                            codes::RESOLVE_UNKNOWN_KEYWORD,
+                            "keyword or ability kind",
+                            &k.name,
+                            k.span,
+                            names,
+                        );
                         (Expr::Bool(false), bool_ty)
                     }
                 }
@@ -468,29 +805,80 @@ impl Ctx<'_> {
             BinOp::Is => {
                 let ExprKind::Name(k) = &r.kind else {
                     self.error(
-                        Diagnostic::error(codes::RESOLVE_UNKNOWN_STATE, self.file, r.span, "`is` tests a state, a card type, `player` or `card`", "not a name")
-                            .with_help("to compare values, use `==`"),
+                        Diagnostic::error(
+                            codes::RESOLVE_UNKNOWN_STATE,
+                            self.file,
+                            r.span,
+                            "`is` tests a state, a card type, `player` or `card`",
+                            "not a name",
+                        )
+                        .with_help("to compare values, use `==`"),
                     );
                     return (Expr::Bool(false), bool_ty);
                 };
                 let (value, ty) = self.expr(l);
                 if k.name == "player" || k.name == "card" {
-                    let kind = if k.name == "player" { Type::Player } else { Type::Card };
-                    return (Expr::IsKind { value: bx(value), kind }, bool_ty);
+                    let kind = if k.name == "player" {
+                        Type::Player
+                    } else {
+                        Type::Card
+                    };
+                    return (
+                        Expr::IsKind {
+                            value: bx(value),
+                            kind,
+                        },
+                        bool_ty,
+                    );
                 }
                 self.expect(&ty, &[Type::Card], l.span, "the tested value");
                 if let Some(s) = self.sym.states.get(&k.name) {
-                    return (Expr::InState { card: bx(value), state: s.id.clone() }, bool_ty);
+                    return (
+                        Expr::InState {
+                            card: bx(value),
+                            state: s.id.clone(),
+                        },
+                        bool_ty,
+                    );
                 }
                 if let Some(t) = self.sym.card_types.get(&k.name) {
-                    return (Expr::OfType { card: bx(value), card_type: t.id.clone() }, bool_ty);
+                    return (
+                        Expr::OfType {
+                            card: bx(value),
+                            card_type: t.id.clone(),
+                        },
+                        bool_ty,
+                    );
                 }
                 if k.name == "face_up" || k.name == "face_down" {
-                    let face = if k.name == "face_up" { ir::Face::Up } else { ir::Face::Down };
-                    return (Expr::FaceIs { card: bx(value), face }, bool_ty);
+                    let face = if k.name == "face_up" {
+                        ir::Face::Up
+                    } else {
+                        ir::Face::Down
+                    };
+                    return (
+                        Expr::FaceIs {
+                            card: bx(value),
+                            face,
+                        },
+                        bool_ty,
+                    );
                 }
-                let names: Vec<&str> = self.sym.states.keys().chain(self.sym.card_types.keys()).map(String::as_str).chain(["player", "card", "face_up", "face_down"]).collect();
-                self.unknown(codes::RESOLVE_UNKNOWN_STATE, "state or card type", &k.name, k.span, names);
+                let names: Vec<&str> = self
+                    .sym
+                    .states
+                    .keys()
+                    .chain(self.sym.card_types.keys())
+                    .map(String::as_str)
+                    .chain(["player", "card", "face_up", "face_down"])
+                    .collect();
+                self.unknown(
+                    codes::RESOLVE_UNKNOWN_STATE,
+                    "state or card type",
+                    &k.name,
+                    k.span,
+                    names,
+                );
                 (Expr::Bool(false), bool_ty)
             }
         }
@@ -503,7 +891,11 @@ pub fn short(id: &str) -> &str {
 }
 
 fn binop(op: Option<ir::Op>, lhs: Expr, rhs: Expr) -> Expr {
-    Expr::Binary { op: op.unwrap_or(ir::Op::Eq), lhs: bx(lhs), rhs: bx(rhs) }
+    Expr::Binary {
+        op: op.unwrap_or(ir::Op::Eq),
+        lhs: bx(lhs),
+        rhs: bx(rhs),
+    }
 }
 
 /// A pair literal's IR: `null` for "no modifier" components.

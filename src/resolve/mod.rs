@@ -60,12 +60,22 @@ pub struct Compiled {
 }
 
 /// Compiles a pack's parsed files against the packs it requires (`deps`, already compiled).
-pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], sources: &SourceMap, diags: &mut Vec<Diagnostic>) -> Compiled {
+pub fn compile(
+    meta: &PackMeta,
+    units: &[SourceUnit],
+    deps: &[&Compiled],
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) -> Compiled {
     let mut sym = Symbols::default();
     for d in deps {
         sym.merge(&d.symbols);
     }
-    let mut ruleset = ir::Ruleset { id: meta.game.clone(), players: 2, ..Default::default() };
+    let mut ruleset = ir::Ruleset {
+        id: meta.game.clone(),
+        players: 2,
+        ..Default::default()
+    };
     let mut has_ruleset = false;
     let mut declared_any = false;
 
@@ -80,8 +90,20 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                 Item::Game(g) => {
                     if g.name.name != meta.game {
                         diags.push(
-                            Diagnostic::error(codes::PACK_GAME_HEADER, unit.file, g.name.span, format!("this pack is for game `{}`, but this ruleset is `{}`", meta.game, g.name.name), "another game")
-                                .with_help(format!("set `game = \"{}\"` in pack.toml, or rename the ruleset", g.name.name)),
+                            Diagnostic::error(
+                                codes::PACK_GAME_HEADER,
+                                unit.file,
+                                g.name.span,
+                                format!(
+                                    "this pack is for game `{}`, but this ruleset is `{}`",
+                                    meta.game, g.name.name
+                                ),
+                                "another game",
+                            )
+                            .with_help(format!(
+                                "set `game = \"{}\"` in pack.toml, or rename the ruleset",
+                                g.name.name
+                            )),
                         );
                     }
                     has_ruleset = true;
@@ -97,7 +119,14 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
     }
     all_decls.sort_by_key(|(_, d)| declaration_rank(d));
     for (file, d) in all_decls {
-        symbols::Declarer { sym: &mut sym, ruleset: &mut ruleset, diags, pack: meta.name.clone(), file }.declare(d);
+        symbols::Declarer {
+            sym: &mut sym,
+            ruleset: &mut ruleset,
+            diags,
+            pack: meta.name.clone(),
+            file,
+        }
+        .declare(d);
     }
     if !ruleset.numbers.is_empty() {
         sym.number_rules = ruleset.numbers.clone();
@@ -109,9 +138,14 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
     if no_ruleset {
         // A missing requirement or a broken file was reported already: say nothing more.
         let requirement_missing = deps.len() < meta.requires.len();
-        let broken = diags.iter().any(|d| d.is_error() && units.iter().any(|u| u.file == d.primary.file));
+        let broken = diags
+            .iter()
+            .any(|d| d.is_error() && units.iter().any(|u| u.file == d.primary.file));
         if !requirement_missing && !broken {
-            let (file, span) = meta.manifest.unwrap_or((units.first().map(|u| u.file).unwrap_or_default(), Span::default()));
+            let (file, span) = meta.manifest.unwrap_or((
+                units.first().map(|u| u.file).unwrap_or_default(),
+                Span::default(),
+            ));
             diags.push(
                 Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("no ruleset for game `{}` is loaded", meta.game), "this pack needs its game's ruleset")
                     .with_help(format!("add `requires = [\"{}\"]` to pack.toml, or put a `game {} {{ … }}` ruleset in the pack", meta.game, meta.game)),
@@ -139,15 +173,24 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                     Decl::Keyword(k) => {
                         let mut ctx = Ctx::new(&sym, unit.file, diags);
                         let params = params_ir(&mut ctx, &k.params);
-                        let semantics = k.semantics.as_ref().and_then(|s| (s.name == "untargetable").then_some(ir::KeywordSemantics::Untargetable));
-                        let kw = ir::Keyword { name: labelled(&meta.name, &k.named), params, semantics };
+                        let semantics = k.semantics.as_ref().and_then(|s| {
+                            (s.name == "untargetable").then_some(ir::KeywordSemantics::Untargetable)
+                        });
+                        let kw = ir::Keyword {
+                            name: labelled(&meta.name, &k.named),
+                            params,
+                            semantics,
+                        };
                         ruleset.keywords.push(kw);
                         continue;
                     }
                     Decl::Event(e) => {
                         let mut ctx = Ctx::new(&sym, unit.file, diags);
                         let params = params_ir(&mut ctx, &e.params);
-                        ruleset.events.push(ir::Event { name: labelled(&meta.name, &e.named), params });
+                        ruleset.events.push(ir::Event {
+                            name: labelled(&meta.name, &e.named),
+                            params,
+                        });
                         continue;
                     }
                     _ => continue,
@@ -156,7 +199,10 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                 ctx.has_this = is_verb;
                 let params = params_ir(&mut ctx, &proc_decl.params);
                 for p in &proc_decl.params {
-                    let ty = match (p.types.len(), p.types.first().and_then(|t| symbols::value_type(&t.name))) {
+                    let ty = match (
+                        p.types.len(),
+                        p.types.first().and_then(|t| symbols::value_type(&t.name)),
+                    ) {
                         (1, Some(t)) => Ty::Of(t, p.optional),
                         _ => Ty::Unknown,
                     };
@@ -164,9 +210,19 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                 }
                 let body = ctx.block(&proc_decl.body);
                 exact_names.extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
-                let procedure = ir::Procedure { name: labelled(&meta.name, &proc_decl.named), params, body };
+                let procedure = ir::Procedure {
+                    name: labelled(&meta.name, &proc_decl.named),
+                    params,
+                    body,
+                };
                 let kind = if is_verb { "verbs" } else { "procedures" };
-                record_span(&mut spans, sources, unit.file, format!("ruleset/{kind}/{}", procedure.name.id), proc_decl.named.name.span);
+                record_span(
+                    &mut spans,
+                    sources,
+                    unit.file,
+                    format!("ruleset/{kind}/{}", procedure.name.id),
+                    proc_decl.named.name.span,
+                );
                 if is_verb {
                     ruleset.verbs.push(procedure);
                 } else {
@@ -186,7 +242,12 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
             let checked = ctx.card(c, &sym.number_rules);
             exact_names.extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
             let Some(mut checked) = checked else { continue };
-            let number_span = c.fields.iter().find(|f| f.name.name == "number").map(|f| f.span).unwrap_or(c.name.span);
+            let number_span = c
+                .fields
+                .iter()
+                .find(|f| f.name.name == "number")
+                .map(|f| f.span)
+                .unwrap_or(c.name.span);
             if let Some((pf, ps)) = numbers.get(&checked.card.normalized_number) {
                 diags.push(
                     Diagnostic::error(
@@ -205,17 +266,36 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
                 );
                 continue;
             }
-            numbers.insert(checked.card.normalized_number.clone(), (unit.file, number_span));
+            numbers.insert(
+                checked.card.normalized_number.clone(),
+                (unit.file, number_span),
+            );
             checked.card.id = format!("{}:{}", meta.name, checked.card.number);
-            record_span(&mut spans, sources, unit.file, format!("cards/{}", checked.card.id), c.span);
+            record_span(
+                &mut spans,
+                sources,
+                unit.file,
+                format!("cards/{}", checked.card.id),
+                c.span,
+            );
             for (i, a) in c.abilities.iter().enumerate() {
-                record_span(&mut spans, sources, unit.file, format!("cards/{}/abilities/{i}", checked.card.id), a.span);
+                record_span(
+                    &mut spans,
+                    sources,
+                    unit.file,
+                    format!("cards/{}/abilities/{i}", checked.card.id),
+                    a.span,
+                );
             }
             cards.push(checked.card);
         }
     }
 
-    let ruleset = if has_ruleset || declared_any { Some(ruleset) } else { None };
+    let ruleset = if has_ruleset || declared_any {
+        Some(ruleset)
+    } else {
+        None
+    };
     Compiled {
         pack: ir::Pack {
             ir_version: ir::IR_VERSION,
@@ -236,25 +316,56 @@ pub fn compile(meta: &PackMeta, units: &[SourceUnit], deps: &[&Compiled], source
 pub fn check_exact_names(packs: &[&Compiled], diags: &mut Vec<Diagnostic>) {
     for p in packs {
         let rules = &p.symbols.name_rules;
-        let known: Vec<String> = packs.iter().filter(|q| q.pack.game == p.pack.game).flat_map(|q| q.pack.cards.iter().map(|c| crate::normalize::apply(rules, &c.name))).collect();
+        let known: Vec<String> = packs
+            .iter()
+            .filter(|q| q.pack.game == p.pack.game)
+            .flat_map(|q| {
+                q.pack
+                    .cards
+                    .iter()
+                    .map(|c| crate::normalize::apply(rules, &c.name))
+            })
+            .collect();
         for (file, name, span) in &p.exact_names {
             let n = crate::normalize::apply(rules, name);
             if !known.contains(&n) {
-                let help = did_you_mean(&n, known.iter().map(String::as_str)).or_else(|| Some("to match names containing this text, use `name contains \"…\"`".into()));
+                let help = did_you_mean(&n, known.iter().map(String::as_str)).or_else(|| {
+                    Some("to match names containing this text, use `name contains \"…\"`".into())
+                });
                 diags.push(
-                    Diagnostic::warning(codes::CHECK_UNKNOWN_CARD_NAME, *file, *span, format!("no loaded card is named exactly `{name}`"), "no such card")
-                        .with_help_opt(help),
+                    Diagnostic::warning(
+                        codes::CHECK_UNKNOWN_CARD_NAME,
+                        *file,
+                        *span,
+                        format!("no loaded card is named exactly `{name}`"),
+                        "no such card",
+                    )
+                    .with_help_opt(help),
                 );
             }
         }
     }
 }
 
-fn check_header(meta: &PackMeta, unit: &SourceUnit, sources: &SourceMap, diags: &mut Vec<Diagnostic>) {
+fn check_header(
+    meta: &PackMeta,
+    unit: &SourceUnit,
+    sources: &SourceMap,
+    diags: &mut Vec<Diagnostic>,
+) {
     match unit.items.first().map(|i| &i.item) {
         Some(Item::GameHeader(g)) if g.name != meta.game => diags.push(
-            Diagnostic::error(codes::PACK_GAME_HEADER, unit.file, g.span, format!("this file is written for game `{}`, but its pack is for `{}`", g.name, meta.game), "another game")
-                .with_help(format!("write `game {}`", meta.game)),
+            Diagnostic::error(
+                codes::PACK_GAME_HEADER,
+                unit.file,
+                g.span,
+                format!(
+                    "this file is written for game `{}`, but its pack is for `{}`",
+                    g.name, meta.game
+                ),
+                "another game",
+            )
+            .with_help(format!("write `game {}`", meta.game)),
         ),
         Some(Item::GameHeader(_)) | Some(Item::Game(_)) => {}
         first => {
@@ -266,13 +377,22 @@ fn check_header(meta: &PackMeta, unit: &SourceUnit, sources: &SourceMap, diags: 
                     .items
                     .first()
                     .map(|i| {
-                        let word = text[i.span.start..].split(|c: char| c.is_whitespace() || c == '"' || c == '{').next().unwrap_or("");
+                        let word = text[i.span.start..]
+                            .split(|c: char| c.is_whitespace() || c == '"' || c == '{')
+                            .next()
+                            .unwrap_or("");
                         Span::new(i.span.start, i.span.start + word.len())
                     })
                     .unwrap_or_default();
                 diags.push(
-                    Diagnostic::error(codes::PACK_GAME_HEADER, unit.file, span, "a fuda file starts with the game it is written for", "no `game` line before this")
-                        .with_help(format!("start the file with `game {}`", meta.game)),
+                    Diagnostic::error(
+                        codes::PACK_GAME_HEADER,
+                        unit.file,
+                        span,
+                        "a fuda file starts with the game it is written for",
+                        "no `game` line before this",
+                    )
+                    .with_help(format!("start the file with `game {}`", meta.game)),
                 );
             }
         }
@@ -294,7 +414,10 @@ fn declaration_rank(d: &Decl) -> u8 {
 }
 
 fn labelled(pack: &str, named: &crate::ast::Named) -> ir::Labelled {
-    ir::Labelled { id: format!("{pack}:{}", named.name.name), label: named.label.as_ref().map(|l| l.value.clone()) }
+    ir::Labelled {
+        id: format!("{pack}:{}", named.name.name),
+        label: named.label.as_ref().map(|l| l.value.clone()),
+    }
 }
 
 fn params_ir(ctx: &mut Ctx, params: &[crate::ast::Param]) -> Vec<ir::Param> {
@@ -302,7 +425,11 @@ fn params_ir(ctx: &mut Ctx, params: &[crate::ast::Param]) -> Vec<ir::Param> {
         .iter()
         .map(|p| ir::Param {
             name: p.name.name.clone(),
-            types: p.types.iter().filter_map(|t| symbols::value_type(&t.name)).collect(),
+            types: p
+                .types
+                .iter()
+                .filter_map(|t| symbols::value_type(&t.name))
+                .collect(),
             optional: p.optional,
             default: p.default.as_ref().map(|d| ctx.expr(d).0),
         })
@@ -310,5 +437,7 @@ fn params_ir(ctx: &mut Ctx, params: &[crate::ast::Param]) -> Vec<ir::Param> {
 }
 
 fn record_span(spans: &mut SpanTable, sources: &SourceMap, file: FileId, key: String, span: Span) {
-    spans.entries.insert(key, (sources.get(file).path.clone(), span.start, span.end));
+    spans
+        .entries
+        .insert(key, (sources.get(file).path.clone(), span.start, span.end));
 }

@@ -45,7 +45,11 @@ impl Ty {
 /// of one; a zone is the set of its cards; a set of cards given where one card
 /// is expected applies to each of them.
 pub fn coerces(from: Type, to: Type) -> bool {
-    from == to || matches!((from, to), (Type::Card, Type::Cards) | (Type::Zone, Type::Cards) | (Type::Cards, Type::Card))
+    from == to
+        || matches!(
+            (from, to),
+            (Type::Card, Type::Cards) | (Type::Zone, Type::Cards) | (Type::Cards, Type::Card)
+        )
 }
 
 /// The display name of a type.
@@ -100,7 +104,16 @@ pub struct Ctx<'a> {
 impl<'a> Ctx<'a> {
     /// A context for `file`.
     pub fn new(sym: &'a Symbols, file: FileId, diags: &'a mut Vec<Diagnostic>) -> Self {
-        Ctx { sym, file, diags, scopes: vec![Vec::new()], has_this: false, event: None, filter_depth: 0, exact_names: Vec::new() }
+        Ctx {
+            sym,
+            file,
+            diags,
+            scopes: vec![Vec::new()],
+            has_this: false,
+            event: None,
+            filter_depth: 0,
+            exact_names: Vec::new(),
+        }
     }
 
     /// Reports an error.
@@ -119,8 +132,14 @@ impl<'a> Ctx<'a> {
             for l in scope {
                 if l.warn_unused && !l.used && !l.name.starts_with('_') {
                     self.diags.push(
-                        Diagnostic::warning(codes::CHECK_UNUSED_BINDING, self.file, l.span, format!("`{}` is bound but never used", l.name), "never read")
-                            .with_help(format!("remove the binding, or name it `_{}`", l.name)),
+                        Diagnostic::warning(
+                            codes::CHECK_UNUSED_BINDING,
+                            self.file,
+                            l.span,
+                            format!("`{}` is bound but never used", l.name),
+                            "never read",
+                        )
+                        .with_help(format!("remove the binding, or name it `_{}`", l.name)),
                     );
                 }
             }
@@ -130,7 +149,13 @@ impl<'a> Ctx<'a> {
     /// Binds a local in the innermost scope.
     pub fn bind(&mut self, name: &str, ty: Ty, span: Span, warn_unused: bool) {
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push(Local { name: name.to_string(), ty, span, used: false, warn_unused });
+            scope.push(Local {
+                name: name.to_string(),
+                ty,
+                span,
+                used: false,
+                warn_unused,
+            });
         }
     }
 
@@ -147,7 +172,11 @@ impl<'a> Ctx<'a> {
 
     /// Names of every local in scope (for suggestions).
     pub fn local_names(&self) -> Vec<String> {
-        self.scopes.iter().flatten().map(|l| l.name.clone()).collect()
+        self.scopes
+            .iter()
+            .flatten()
+            .map(|l| l.name.clone())
+            .collect()
     }
 
     /// Reports a type mismatch unless `ty` fits `expected`.
@@ -159,7 +188,11 @@ impl<'a> Ctx<'a> {
                     codes::RESOLVE_TYPE_MISMATCH,
                     self.file,
                     span,
-                    format!("{what} must be {}, found {}", want.join(" or "), ty.describe()),
+                    format!(
+                        "{what} must be {}, found {}",
+                        want.join(" or "),
+                        ty.describe()
+                    ),
                     format!("this is {}", ty.describe()),
                 )
                 .with_help_opt(type_help(ty, expected)),
@@ -168,23 +201,62 @@ impl<'a> Ctx<'a> {
     }
 
     /// Reports an unknown name of some namespace with a did-you-mean.
-    pub fn unknown<'n>(&mut self, code: crate::diagnostic::Code, what: &str, name: &str, span: Span, candidates: impl IntoIterator<Item = &'n str>) {
+    pub fn unknown<'n>(
+        &mut self,
+        code: crate::diagnostic::Code,
+        what: &str,
+        name: &str,
+        span: Span,
+        candidates: impl IntoIterator<Item = &'n str>,
+    ) {
         let help = did_you_mean(name, candidates);
-        self.error(Diagnostic::error(code, self.file, span, format!("unknown {what} `{name}`"), format!("no {what} of this name")).with_help_opt(help));
+        self.error(
+            Diagnostic::error(
+                code,
+                self.file,
+                span,
+                format!("unknown {what} `{name}`"),
+                format!("no {what} of this name"),
+            )
+            .with_help_opt(help),
+        );
     }
 
     /// Reports a name that `owner` (an event, a verb, a card type) does not have.
-    pub fn unknown_in<'n>(&mut self, code: crate::diagnostic::Code, owner: &str, what: &str, name: &str, span: Span, candidates: impl IntoIterator<Item = &'n str>) {
+    pub fn unknown_in<'n>(
+        &mut self,
+        code: crate::diagnostic::Code,
+        owner: &str,
+        what: &str,
+        name: &str,
+        span: Span,
+        candidates: impl IntoIterator<Item = &'n str>,
+    ) {
         let help = did_you_mean(name, candidates);
-        self.error(Diagnostic::error(code, self.file, span, format!("{owner} has no {what} `{name}`"), format!("no such {what}")).with_help_opt(help));
+        self.error(
+            Diagnostic::error(
+                code,
+                self.file,
+                span,
+                format!("{owner} has no {what} `{name}`"),
+                format!("no such {what}"),
+            )
+            .with_help_opt(help),
+        );
     }
 }
 
 fn type_help(ty: &Ty, expected: &[Type]) -> Option<String> {
     match (ty, expected) {
-        (Ty::Of(Type::Cards, _), [Type::Card]) | (Ty::Of(Type::Cards, _), [Type::Card, ..]) => Some("choose exactly one: `target 1 …`".into()),
-        (Ty::Of(Type::Text, _), e) if e.contains(&Type::Number) => Some("write the number without quotes".into()),
-        (Ty::Of(Type::Number, _), e) if e.contains(&Type::Text) => Some("write the text in quotes".into()),
+        (Ty::Of(Type::Cards, _), [Type::Card]) | (Ty::Of(Type::Cards, _), [Type::Card, ..]) => {
+            Some("choose exactly one: `target 1 …`".into())
+        }
+        (Ty::Of(Type::Text, _), e) if e.contains(&Type::Number) => {
+            Some("write the number without quotes".into())
+        }
+        (Ty::Of(Type::Number, _), e) if e.contains(&Type::Text) => {
+            Some("write the text in quotes".into())
+        }
         _ => None,
     }
 }

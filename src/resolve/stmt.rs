@@ -36,7 +36,17 @@ impl Ctx<'_> {
             Some(ast::Duration::Until(m)) => match self.sym.moments.get(&m.name) {
                 Some(id) => Duration::Until(id.clone()),
                 None => {
-                    self.unknown(codes::RESOLVE_UNKNOWN_MOMENT, "moment", &m.name, m.span, self.sym.moments.keys().map(String::as_str).collect::<Vec<_>>());
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_MOMENT,
+                        "moment",
+                        &m.name,
+                        m.span,
+                        self.sym
+                            .moments
+                            .keys()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>(),
+                    );
                     Duration::Default
                 }
             },
@@ -46,21 +56,44 @@ impl Ctx<'_> {
 
     fn keyword(&mut self, k: &ast::KeywordRef) -> Option<(String, Vec<Expr>)> {
         let Some(kw) = self.sym.keywords.get(&k.name.name).cloned() else {
-            self.unknown(codes::RESOLVE_UNKNOWN_KEYWORD, "keyword", &k.name.name, k.name.span, self.sym.keywords.keys().map(String::as_str).collect::<Vec<_>>());
+            self.unknown(
+                codes::RESOLVE_UNKNOWN_KEYWORD,
+                "keyword",
+                &k.name.name,
+                k.name.span,
+                self.sym
+                    .keywords
+                    .keys()
+                    .map(String::as_str)
+                    .collect::<Vec<_>>(),
+            );
             return None;
         };
         let given = k.args.len();
-        let needed = kw.params.iter().filter(|p| !p.optional && !p.has_default).count();
+        let needed = kw
+            .params
+            .iter()
+            .filter(|p| !p.optional && !p.has_default)
+            .count();
         if given > kw.params.len() || given < needed {
             self.error(
                 Diagnostic::error(
                     codes::RESOLVE_WRONG_ARITY,
                     self.file,
                     k.span,
-                    format!("keyword `{}` takes {} value{}, found {given}", k.name.name, kw.params.len(), if kw.params.len() == 1 { "" } else { "s" }),
+                    format!(
+                        "keyword `{}` takes {} value{}, found {given}",
+                        k.name.name,
+                        kw.params.len(),
+                        if kw.params.len() == 1 { "" } else { "s" }
+                    ),
                     "wrong number of values",
                 )
-                .with_help(if kw.params.is_empty() { format!("write just `{}`", k.name.name) } else { format!("write `{} 1`", k.name.name) }),
+                .with_help(if kw.params.is_empty() {
+                    format!("write just `{}`", k.name.name)
+                } else {
+                    format!("write `{} 1`", k.name.name)
+                }),
             );
         }
         let args = k.args.iter().map(|a| self.number(a)).collect();
@@ -68,7 +101,13 @@ impl Ctx<'_> {
     }
 
     /// Maps positional and named arguments onto parameters, checking arity and types.
-    pub fn args(&mut self, callee: &Callable, what: &str, args: &[ast::Arg], span: Span) -> BTreeMap<String, Expr> {
+    pub fn args(
+        &mut self,
+        callee: &Callable,
+        what: &str,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> BTreeMap<String, Expr> {
         let mut out = BTreeMap::new();
         let mut next = 0;
         for a in args {
@@ -76,8 +115,16 @@ impl Ctx<'_> {
                 Some(n) => match callee.params.iter().position(|p| p.name == n.name) {
                     Some(i) => i,
                     None => {
-                        let names: Vec<&str> = callee.params.iter().map(|p| p.name.as_str()).collect();
-                        self.unknown_in(codes::RESOLVE_UNKNOWN_ARGUMENT, what, "parameter", &n.name, n.span, names);
+                        let names: Vec<&str> =
+                            callee.params.iter().map(|p| p.name.as_str()).collect();
+                        self.unknown_in(
+                            codes::RESOLVE_UNKNOWN_ARGUMENT,
+                            what,
+                            "parameter",
+                            &n.name,
+                            n.span,
+                            names,
+                        );
                         self.expr(&a.value);
                         continue;
                     }
@@ -94,12 +141,20 @@ impl Ctx<'_> {
                     codes::RESOLVE_WRONG_ARITY,
                     self.file,
                     a.value.span,
-                    format!("{what} takes {} argument{}", callee.params.len(), if callee.params.len() == 1 { "" } else { "s" }),
+                    format!(
+                        "{what} takes {} argument{}",
+                        callee.params.len(),
+                        if callee.params.len() == 1 { "" } else { "s" }
+                    ),
                     "one too many",
                 ));
                 continue;
             };
-            let (x, ty) = if p.types.contains(&Type::Pair) { self.pair_or_expr(&a.value) } else { self.expr(&a.value) };
+            let (x, ty) = if p.types.contains(&Type::Pair) {
+                self.pair_or_expr(&a.value)
+            } else {
+                self.expr(&a.value)
+            };
             let types = p.types.clone();
             let pname = p.name.clone();
             self.expect(&ty, &types, a.value.span, &format!("argument `{pname}`"));
@@ -108,8 +163,14 @@ impl Ctx<'_> {
         for p in &callee.params {
             if !out.contains_key(&p.name) && !p.optional && !p.has_default {
                 self.error(
-                    Diagnostic::error(codes::RESOLVE_WRONG_ARITY, self.file, span, format!("{what} is missing argument `{}`", p.name), "missing an argument")
-                        .with_help(format!("pass `{}: …`", p.name)),
+                    Diagnostic::error(
+                        codes::RESOLVE_WRONG_ARITY,
+                        self.file,
+                        span,
+                        format!("{what} is missing argument `{}`", p.name),
+                        "missing an argument",
+                    )
+                    .with_help(format!("pass `{}: …`", p.name)),
                 );
             }
         }
@@ -123,8 +184,19 @@ impl Ctx<'_> {
                 if self.sym.zones.values().any(|z| z.slots.contains(&n.name)) {
                     return Expr::Text(n.name.clone());
                 }
-                let names: Vec<&str> = self.sym.zones.values().flat_map(|z| z.slots.iter().map(String::as_str)).collect();
-                self.unknown(codes::RESOLVE_UNKNOWN_OPTION, "slot", &n.name, n.span, names);
+                let names: Vec<&str> = self
+                    .sym
+                    .zones
+                    .values()
+                    .flat_map(|z| z.slots.iter().map(String::as_str))
+                    .collect();
+                self.unknown(
+                    codes::RESOLVE_UNKNOWN_OPTION,
+                    "slot",
+                    &n.name,
+                    n.span,
+                    names,
+                );
                 return Expr::Text(n.name.clone());
             }
         }
@@ -141,10 +213,16 @@ impl Ctx<'_> {
             StmtKind::Let(name, value) => {
                 let (x, ty) = self.expr(value);
                 self.bind(&name.name, ty, name.span, true);
-                Stmt::Let { var: name.name.clone(), value: x }
+                Stmt::Let {
+                    var: name.name.clone(),
+                    value: x,
+                }
             }
             StmtKind::If(arms, els) => {
-                let arms = arms.iter().map(|(c, b)| (self.cond(c), self.block(b))).collect();
+                let arms = arms
+                    .iter()
+                    .map(|(c, b)| (self.cond(c), self.block(b)))
+                    .collect();
                 let otherwise = els.as_ref().map(|b| self.block(b)).unwrap_or_default();
                 Stmt::If { arms, otherwise }
             }
@@ -154,29 +232,63 @@ impl Ctx<'_> {
                 self.bind(&var.name, Ty::of(Type::Card), var.span, false);
                 let body = self.stmts(&body.stmts);
                 self.pop();
-                Stmt::ForEach { var: var.name.clone(), cards, body }
+                Stmt::ForEach {
+                    var: var.name.clone(),
+                    cards,
+                    body,
+                }
             }
-            StmtKind::Repeat(n, body) => Stmt::Repeat { times: self.number(n), body: self.block(body) },
+            StmtKind::Repeat(n, body) => Stmt::Repeat {
+                times: self.number(n),
+                body: self.block(body),
+            },
             StmtKind::May(who, body) => {
-                let players = who.iter().map(|w| w.as_ref().map(|e| self.player(e)).unwrap_or(Expr::You)).collect();
-                Stmt::May { players, body: self.block(body) }
+                let players = who
+                    .iter()
+                    .map(|w| w.as_ref().map(|e| self.player(e)).unwrap_or(Expr::You))
+                    .collect();
+                Stmt::May {
+                    players,
+                    body: self.block(body),
+                }
             }
             StmtKind::Move(what, to, opts) => {
                 let cards = self.cards(what);
                 let to_ir = self.destination(to);
-                let state = opts.state.as_ref().and_then(|st| match self.sym.states.get(&st.name) {
-                    Some(s) => Some(s.id.clone()),
-                    None => {
-                        self.unknown(codes::RESOLVE_UNKNOWN_STATE, "state", &st.name, st.span, self.sym.states.keys().map(String::as_str).collect::<Vec<_>>());
-                        None
-                    }
-                });
+                let state =
+                    opts.state
+                        .as_ref()
+                        .and_then(|st| match self.sym.states.get(&st.name) {
+                            Some(s) => Some(s.id.clone()),
+                            None => {
+                                self.unknown(
+                                    codes::RESOLVE_UNKNOWN_STATE,
+                                    "state",
+                                    &st.name,
+                                    st.span,
+                                    self.sym
+                                        .states
+                                        .keys()
+                                        .map(String::as_str)
+                                        .collect::<Vec<_>>(),
+                                );
+                                None
+                            }
+                        });
                 let slot = opts.slot.as_ref().map(|e| self.slot(e));
                 Stmt::Move {
                     cards,
                     to: to_ir,
-                    position: opts.top.map(|t| if t { ir::Position::Top } else { ir::Position::Bottom }),
-                    face: opts.face_up.map(|u| if u { ir::Face::Up } else { ir::Face::Down }),
+                    position: opts.top.map(|t| {
+                        if t {
+                            ir::Position::Top
+                        } else {
+                            ir::Position::Bottom
+                        }
+                    }),
+                    face: opts
+                        .face_up
+                        .map(|u| if u { ir::Face::Up } else { ir::Face::Down }),
                     state,
                     slot,
                 }
@@ -189,17 +301,41 @@ impl Ctx<'_> {
             StmtKind::Clear(what, state) => {
                 let cards = self.cards(what);
                 match self.sym.states.get(&state.name) {
-                    Some(st) if st.flag => Stmt::ClearState { cards, state: st.id.clone() },
+                    Some(st) if st.flag => Stmt::ClearState {
+                        cards,
+                        state: st.id.clone(),
+                    },
                     Some(_) => {
                         self.error(
-                            Diagnostic::error(codes::RESOLVE_UNKNOWN_STATE, self.file, state.span, format!("`{}` belongs to a group of states and cannot be cleared", state.name), "not a flag state")
-                                .with_help("put the card in another state of its group with `becomes`"),
+                            Diagnostic::error(
+                                codes::RESOLVE_UNKNOWN_STATE,
+                                self.file,
+                                state.span,
+                                format!(
+                                    "`{}` belongs to a group of states and cannot be cleared",
+                                    state.name
+                                ),
+                                "not a flag state",
+                            )
+                            .with_help("put the card in another state of its group with `becomes`"),
                         );
                         return None;
                     }
                     None => {
-                        let flags: Vec<&str> = self.sym.states.iter().filter(|(_, s)| s.flag).map(|(n, _)| n.as_str()).collect();
-                        self.unknown(codes::RESOLVE_UNKNOWN_STATE, "state", &state.name, state.span, flags);
+                        let flags: Vec<&str> = self
+                            .sym
+                            .states
+                            .iter()
+                            .filter(|(_, s)| s.flag)
+                            .map(|(n, _)| n.as_str())
+                            .collect();
+                        self.unknown(
+                            codes::RESOLVE_UNKNOWN_STATE,
+                            "state",
+                            &state.name,
+                            state.span,
+                            flags,
+                        );
                         return None;
                     }
                 }
@@ -208,15 +344,26 @@ impl Ctx<'_> {
                 let cards = self.cards(target);
                 let duration = self.duration(dur);
                 let (keyword, args) = self.keyword(k)?;
-                Stmt::Grant { keyword, args, cards, duration }
+                Stmt::Grant {
+                    keyword,
+                    args,
+                    cards,
+                    duration,
+                }
             }
             StmtKind::Remove(k, target, dur) => {
                 let cards = self.cards(target);
                 let duration = self.duration(dur);
                 let (keyword, _) = self.keyword(k)?;
-                Stmt::RemoveKeyword { keyword, cards, duration }
+                Stmt::RemoveKeyword {
+                    keyword,
+                    cards,
+                    duration,
+                }
             }
-            StmtKind::Reveal(e) => Stmt::Reveal { cards: self.cards(e) },
+            StmtKind::Reveal(e) => Stmt::Reveal {
+                cards: self.cards(e),
+            },
             StmtKind::Look(e, by) => {
                 let cards = self.cards(e);
                 let by = by.as_ref().map(|b| self.player(b)).unwrap_or(Expr::You);
@@ -225,18 +372,42 @@ impl Ctx<'_> {
             StmtKind::Shuffle(e) => Stmt::Shuffle { zone: self.zone(e) },
             StmtKind::Negate(e, effect, all, dur) => {
                 let cards = self.cards(e);
-                let scope = if *effect == Some(true) { ir::NegateScope::Effect } else { ir::NegateScope::Text };
+                let scope = if *effect == Some(true) {
+                    ir::NegateScope::Effect
+                } else {
+                    ir::NegateScope::Text
+                };
                 let duration = self.duration(dur);
-                Stmt::Negate { cards, scope, include_unnegatable: *all, duration }
+                Stmt::Negate {
+                    cards,
+                    scope,
+                    include_unnegatable: *all,
+                    duration,
+                }
             }
             StmtKind::Flip(e, face) => {
                 let cards = self.cards(e);
-                Stmt::Flip { cards, face: face.map(|up| if up { ir::Face::Up } else { ir::Face::Down }) }
+                Stmt::Flip {
+                    cards,
+                    face: face.map(|up| if up { ir::Face::Up } else { ir::Face::Down }),
+                }
             }
-            StmtKind::Simultaneously(b) => Stmt::Simultaneously { body: self.block(b) },
+            StmtKind::Simultaneously(b) => Stmt::Simultaneously {
+                body: self.block(b),
+            },
             StmtKind::Cancel(ev, of) => {
                 let Some(event) = self.sym.events.get(&ev.name) else {
-                    self.unknown(codes::RESOLVE_UNKNOWN_EVENT, "event", &ev.name, ev.span, self.sym.events.keys().map(String::as_str).collect::<Vec<_>>());
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_EVENT,
+                        "event",
+                        &ev.name,
+                        ev.span,
+                        self.sym
+                            .events
+                            .keys()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>(),
+                    );
                     return None;
                 };
                 let event = event.id.clone();
@@ -246,19 +417,44 @@ impl Ctx<'_> {
             StmtKind::Treat(e, ty, fields) => {
                 let cards = self.cards(e);
                 let Some(t) = self.sym.card_types.get(&ty.name).cloned() else {
-                    self.unknown(codes::RESOLVE_UNKNOWN_CARD_TYPE, "card type", &ty.name, ty.span, self.sym.card_types.keys().map(String::as_str).collect::<Vec<_>>());
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                        "card type",
+                        &ty.name,
+                        ty.span,
+                        self.sym
+                            .card_types
+                            .keys()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>(),
+                    );
                     return None;
                 };
                 let mut out = BTreeMap::new();
                 for f in fields {
                     let Some(schema) = t.fields.iter().find(|sf| sf.name == f.name.name) else {
                         let names: Vec<&str> = t.fields.iter().map(|sf| sf.name.as_str()).collect();
-                        self.unknown_in(codes::CHECK_UNKNOWN_FIELD, &format!("card type `{}`", ty.name), "field", &f.name.name, f.name.span, names);
+                        self.unknown_in(
+                            codes::CHECK_UNKNOWN_FIELD,
+                            &format!("card type `{}`", ty.name),
+                            "field",
+                            &f.name.name,
+                            f.name.span,
+                            names,
+                        );
                         continue;
                     };
-                    let Some(ast::FieldValue::Expr(v)) = f.values.first() else { continue };
+                    let Some(ast::FieldValue::Expr(v)) = f.values.first() else {
+                        continue;
+                    };
                     let x = match &schema.ty {
-                        ir::FieldType::Stat(id) if self.sym.stats.values().any(|s| &s.id == id && s.components > 0) => {
+                        ir::FieldType::Stat(id)
+                            if self
+                                .sym
+                                .stats
+                                .values()
+                                .any(|s| &s.id == id && s.components > 0) =>
+                        {
                             let (x, vt) = self.pair_or_expr(v);
                             self.expect(&vt, &[Type::Pair], v.span, "a composite stat");
                             x
@@ -269,37 +465,81 @@ impl Ctx<'_> {
                     };
                     out.insert(f.name.name.clone(), x);
                 }
-                Stmt::TreatAs { cards, card_type: t.id, fields: out }
+                Stmt::TreatAs {
+                    cards,
+                    card_type: t.id,
+                    fields: out,
+                }
             }
             StmtKind::Emit(ev, args) => {
                 let Some(event) = self.sym.events.get(&ev.name).cloned() else {
-                    self.unknown(codes::RESOLVE_UNKNOWN_EVENT, "event", &ev.name, ev.span, self.sym.events.keys().map(String::as_str).collect::<Vec<_>>());
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_EVENT,
+                        "event",
+                        &ev.name,
+                        ev.span,
+                        self.sym
+                            .events
+                            .keys()
+                            .map(String::as_str)
+                            .collect::<Vec<_>>(),
+                    );
                     return None;
                 };
                 let args = self.args(&event, &format!("event `{}`", ev.name), args, s.span);
-                Stmt::Emit { event: event.id, args }
+                Stmt::Emit {
+                    event: event.id,
+                    args,
+                }
             }
             StmtKind::ChooseOne(who, options) => {
                 let chooser = who.as_ref().map(|w| self.player(w)).unwrap_or(Expr::You);
-                let options = options.iter().map(|(label, body)| (label.value.clone(), self.block(body))).collect();
+                let options = options
+                    .iter()
+                    .map(|(label, body)| (label.value.clone(), self.block(body)))
+                    .collect();
                 Stmt::ChooseOne { chooser, options }
             }
-            StmtKind::Win(p) => Stmt::Win { player: self.player(p) },
-            StmtKind::Lose(p) => Stmt::Lose { player: self.player(p) },
+            StmtKind::Win(p) => Stmt::Win {
+                player: self.player(p),
+            },
+            StmtKind::Lose(p) => Stmt::Lose {
+                player: self.player(p),
+            },
             StmtKind::DrawGame => Stmt::DrawGame,
             StmtKind::Becomes(subject, name, dur) => {
                 let duration = self.duration(dur);
                 if let Some(st) = self.sym.states.get(&name.name) {
                     let id = st.id.clone();
-                    return Some(Stmt::SetState { cards: self.cards(subject), state: id, duration });
+                    return Some(Stmt::SetState {
+                        cards: self.cards(subject),
+                        state: id,
+                        duration,
+                    });
                 }
                 if let Some(z) = self.sym.zones.get(&name.name) {
                     let id = z.id.clone();
-                    return Some(Stmt::AliasZone { zone: self.zone(subject), becomes: id, duration });
+                    return Some(Stmt::AliasZone {
+                        zone: self.zone(subject),
+                        becomes: id,
+                        duration,
+                    });
                 }
                 self.expr(subject);
-                let names: Vec<&str> = self.sym.states.keys().chain(self.sym.zones.keys()).map(String::as_str).collect();
-                self.unknown(codes::RESOLVE_UNKNOWN_STATE, "state or zone", &name.name, name.span, names);
+                let names: Vec<&str> = self
+                    .sym
+                    .states
+                    .keys()
+                    .chain(self.sym.zones.keys())
+                    .map(String::as_str)
+                    .collect();
+                self.unknown(
+                    codes::RESOLVE_UNKNOWN_STATE,
+                    "state or zone",
+                    &name.name,
+                    name.span,
+                    names,
+                );
                 return None;
             }
             StmtKind::Modify(m) => return self.modify(m),
@@ -315,19 +555,46 @@ impl Ctx<'_> {
                 Some(l) => match self.sym.layers.get(&l.name) {
                     Some((id, _)) => id.clone(),
                     None => {
-                        self.unknown(codes::RESOLVE_UNKNOWN_OPERATOR, "layer", &l.name, l.span, self.sym.layers.keys().map(String::as_str).collect::<Vec<_>>());
+                        self.unknown(
+                            codes::RESOLVE_UNKNOWN_OPERATOR,
+                            "layer",
+                            &l.name,
+                            l.span,
+                            self.sym
+                                .layers
+                                .keys()
+                                .map(String::as_str)
+                                .collect::<Vec<_>>(),
+                        );
                         return None;
                     }
                 },
                 None => match self.sym.layer_ops.get(op) {
                     Some(id) => id.clone(),
                     None => {
-                        let mut ops: Vec<&str> = self.sym.layer_ops.keys().map(String::as_str).collect();
+                        let mut ops: Vec<&str> =
+                            self.sym.layer_ops.keys().map(String::as_str).collect();
                         ops.sort_unstable();
-                        let help = if ops.is_empty() { "the ruleset declares no layer operators".to_string() } else { format!("the ruleset's operators are {}", ops.iter().map(|o| format!("`{o}`")).collect::<Vec<_>>().join(", ")) };
+                        let help = if ops.is_empty() {
+                            "the ruleset declares no layer operators".to_string()
+                        } else {
+                            format!(
+                                "the ruleset's operators are {}",
+                                ops.iter()
+                                    .map(|o| format!("`{o}`"))
+                                    .collect::<Vec<_>>()
+                                    .join(", ")
+                            )
+                        };
                         self.error(
-                            Diagnostic::error(codes::RESOLVE_UNKNOWN_OPERATOR, self.file, op_span, format!("no layer of the ruleset is selected by `{op}`"), "unknown operator")
-                                .with_help(help),
+                            Diagnostic::error(
+                                codes::RESOLVE_UNKNOWN_OPERATOR,
+                                self.file,
+                                op_span,
+                                format!("no layer of the ruleset is selected by `{op}`"),
+                                "unknown operator",
+                            )
+                            .with_help(help),
                         );
                         return None;
                     }
@@ -358,7 +625,12 @@ impl Ctx<'_> {
                             codes::RESOLVE_TYPE_MISMATCH,
                             self.file,
                             m.value.span,
-                            format!("`{}` has {} components, this pair has {}", m.member.name, stat.components, parts.len()),
+                            format!(
+                                "`{}` has {} components, this pair has {}",
+                                m.member.name,
+                                stat.components,
+                                parts.len()
+                            ),
                             "wrong size",
                         ));
                     }
@@ -367,15 +639,31 @@ impl Ctx<'_> {
             } else {
                 if let ast::ExprKind::Pair(..) = m.value.kind {
                     self.error(
-                        Diagnostic::error(codes::RESOLVE_PAIR_NOT_ALLOWED, self.file, m.value.span, format!("`{}` is not a composite stat: a pair is not allowed here", m.member.name), "a pair")
-                            .with_help("write a single number"),
+                        Diagnostic::error(
+                            codes::RESOLVE_PAIR_NOT_ALLOWED,
+                            self.file,
+                            m.value.span,
+                            format!(
+                                "`{}` is not a composite stat: a pair is not allowed here",
+                                m.member.name
+                            ),
+                            "a pair",
+                        )
+                        .with_help("write a single number"),
                     );
                     return None;
                 }
                 self.number(&m.value)
             };
             let duration = self.duration(&m.duration);
-            return Some(Stmt::Modify { cards, stat: stat.id, layer, op: op.clone(), value: Some(value), duration });
+            return Some(Stmt::Modify {
+                cards,
+                stat: stat.id,
+                layer,
+                op: op.clone(),
+                value: Some(value),
+                duration,
+            });
         }
         if let Some(c) = self.sym.counters.get(&m.member.name).cloned() {
             let mut allowed = Vec::new();
@@ -387,55 +675,140 @@ impl Ctx<'_> {
             }
             let subject = self.typed(&m.subject, &allowed, "the counted value");
             if !matches!(op.as_str(), "=" | "+=" | "-=") {
-                self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_OPERATOR, self.file, op_span, format!("counters take `=`, `+=` or `-=`, not `{op}`"), "not a counter operator"));
+                self.error(Diagnostic::error(
+                    codes::RESOLVE_UNKNOWN_OPERATOR,
+                    self.file,
+                    op_span,
+                    format!("counters take `=`, `+=` or `-=`, not `{op}`"),
+                    "not a counter operator",
+                ));
             }
-            let extra = m.duration.as_ref().map(duration_span).or(m.layer.as_ref().map(|l| l.span));
+            let extra = m
+                .duration
+                .as_ref()
+                .map(duration_span)
+                .or(m.layer.as_ref().map(|l| l.span));
             if let Some(span) = extra {
                 self.error(
-                    Diagnostic::error(codes::RESOLVE_INVALID_CLAUSE, self.file, span, format!("a counter change has no duration or layer: `{}` is a counter", m.member.name), "not for counters")
-                        .with_help("counters are plain numbers: remove this"),
+                    Diagnostic::error(
+                        codes::RESOLVE_INVALID_CLAUSE,
+                        self.file,
+                        span,
+                        format!(
+                            "a counter change has no duration or layer: `{}` is a counter",
+                            m.member.name
+                        ),
+                        "not for counters",
+                    )
+                    .with_help("counters are plain numbers: remove this"),
                 );
             }
             let value = self.number(&m.value);
-            return Some(Stmt::Count { subject, counter: c.id, op: op.clone(), value });
+            return Some(Stmt::Count {
+                subject,
+                counter: c.id,
+                op: op.clone(),
+                value,
+            });
         }
-        let names: Vec<&str> = self.sym.stats.keys().chain(self.sym.counters.keys()).map(String::as_str).collect();
+        let names: Vec<&str> = self
+            .sym
+            .stats
+            .keys()
+            .chain(self.sym.counters.keys())
+            .map(String::as_str)
+            .collect();
         self.expr(&m.subject);
-        self.unknown(codes::RESOLVE_UNKNOWN_STAT, "stat or counter", &m.member.name, m.member.span, names);
+        self.unknown(
+            codes::RESOLVE_UNKNOWN_STAT,
+            "stat or counter",
+            &m.member.name,
+            m.member.span,
+            names,
+        );
         None
     }
 
-    fn call_stmt(&mut self, name: &ast::Ident, args: &[ast::Arg], dur: &Option<ast::Duration>, span: Span) -> Option<Stmt> {
+    fn call_stmt(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Arg],
+        dur: &Option<ast::Duration>,
+        span: Span,
+    ) -> Option<Stmt> {
         if let Some(verb) = self.sym.verbs.get(&name.name).cloned() {
             let args = self.args(&verb, &format!("verb `{}`", name.name), args, span);
             let duration = dur.as_ref().map(|_| self.duration(dur));
-            return Some(Stmt::Call { verb: verb.id, args, duration });
+            return Some(Stmt::Call {
+                verb: verb.id,
+                args,
+                duration,
+            });
         }
         if let Some((layer, true)) = self.sym.layers.get(&name.name).cloned() {
             // A layer applied by name: `swap this.power [until …]`.
             let target = match args {
                 [ast::Arg { name: None, value }] => value,
                 _ => {
-                    self.error(Diagnostic::error(codes::RESOLVE_WRONG_ARITY, self.file, span, format!("`{}` takes one stat, as in `{} this.power`", name.name, name.name), "wrong arguments"));
+                    self.error(Diagnostic::error(
+                        codes::RESOLVE_WRONG_ARITY,
+                        self.file,
+                        span,
+                        format!(
+                            "`{}` takes one stat, as in `{} this.power`",
+                            name.name, name.name
+                        ),
+                        "wrong arguments",
+                    ));
                     return None;
                 }
             };
             let ast::ExprKind::Member(base, stat_name) = &target.kind else {
-                self.error(Diagnostic::error(codes::RESOLVE_TYPE_MISMATCH, self.file, target.span, format!("`{}` applies to a stat, as in `{} this.power`", name.name, name.name), "not a stat"));
+                self.error(Diagnostic::error(
+                    codes::RESOLVE_TYPE_MISMATCH,
+                    self.file,
+                    target.span,
+                    format!(
+                        "`{}` applies to a stat, as in `{} this.power`",
+                        name.name, name.name
+                    ),
+                    "not a stat",
+                ));
                 return None;
             };
             let Some(stat) = self.sym.stats.get(&stat_name.name).cloned() else {
-                self.unknown(codes::RESOLVE_UNKNOWN_STAT, "stat", &stat_name.name, stat_name.span, self.sym.stats.keys().map(String::as_str).collect::<Vec<_>>());
+                self.unknown(
+                    codes::RESOLVE_UNKNOWN_STAT,
+                    "stat",
+                    &stat_name.name,
+                    stat_name.span,
+                    self.sym
+                        .stats
+                        .keys()
+                        .map(String::as_str)
+                        .collect::<Vec<_>>(),
+                );
                 return None;
             };
             let cards = self.cards(base);
             let duration = self.duration(dur);
-            return Some(Stmt::Modify { cards, stat: stat.id, layer, op: name.name.clone(), value: None, duration });
+            return Some(Stmt::Modify {
+                cards,
+                stat: stat.id,
+                layer,
+                op: name.name.clone(),
+                value: None,
+                duration,
+            });
         }
         if self.sym.procedures.contains_key(&name.name) {
             let p = self.sym.procedures[&name.name].clone();
             let args = self.args(&p, &format!("procedure `{}`", name.name), args, span);
-            return Some(Stmt::Call { verb: p.id, args, duration: None });
+            return Some(Stmt::Call {
+                verb: p.id,
+                args,
+                duration: None,
+            });
         }
         // Candidates: verbs, procedures, layers applied by name, and the fixed words that may end
         // the previous statement (a misspelt `effect` after `negate x` reads as a new statement).
@@ -444,13 +817,30 @@ impl Ctx<'_> {
             .verbs
             .keys()
             .chain(self.sym.procedures.keys())
-            .chain(self.sym.layers.iter().filter(|(_, (_, by_name))| *by_name).map(|(n, _)| n))
+            .chain(
+                self.sym
+                    .layers
+                    .iter()
+                    .filter(|(_, (_, by_name))| *by_name)
+                    .map(|(n, _)| n),
+            )
             .map(String::as_str)
-            .chain(["text", "effect", "all", "face_up", "face_down", "top", "bottom"])
+            .chain([
+                "text",
+                "effect",
+                "all",
+                "face_up",
+                "face_down",
+                "top",
+                "bottom",
+            ])
             .collect();
         let help = did_you_mean(&name.name, names).or_else(|| {
             if self.lookup(&name.name).is_some() {
-                Some(format!("`{}` is a variable; a statement starts with a verb", name.name))
+                Some(format!(
+                    "`{}` is a variable; a statement starts with a verb",
+                    name.name
+                ))
             } else {
                 None
             }
@@ -458,7 +848,16 @@ impl Ctx<'_> {
         for a in args {
             self.expr(&a.value);
         }
-        self.error(Diagnostic::error(codes::RESOLVE_UNKNOWN_VERB, self.file, name.span, format!("unknown verb `{}`", name.name), "no verb of this name").with_help_opt(help));
+        self.error(
+            Diagnostic::error(
+                codes::RESOLVE_UNKNOWN_VERB,
+                self.file,
+                name.span,
+                format!("unknown verb `{}`", name.name),
+                "no verb of this name",
+            )
+            .with_help_opt(help),
+        );
         None
     }
 }

@@ -153,24 +153,50 @@ impl Symbols {
         if self.game.is_empty() {
             self.game = other.game.clone();
         }
-        self.zones.extend(other.zones.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.states.extend(other.states.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.state_groups.extend(other.state_groups.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.stats.extend(other.stats.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.layer_ops.extend(other.layer_ops.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.layers.extend(other.layers.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.counters.extend(other.counters.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.card_types.extend(other.card_types.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.keywords.extend(other.keywords.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.kinds.extend(other.kinds.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.attributes.extend(other.attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.events.extend(other.events.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.moments.extend(other.moments.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.verbs.extend(other.verbs.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.procedures.extend(other.procedures.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.field_names.extend(other.field_names.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.relations.extend(other.relations.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.origins.extend(other.origins.iter().map(|(k, v)| (k.clone(), *v)));
+        self.zones
+            .extend(other.zones.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.states
+            .extend(other.states.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.state_groups.extend(
+            other
+                .state_groups
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        self.stats
+            .extend(other.stats.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.layer_ops
+            .extend(other.layer_ops.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.layers
+            .extend(other.layers.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.counters
+            .extend(other.counters.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.card_types
+            .extend(other.card_types.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.keywords
+            .extend(other.keywords.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.kinds
+            .extend(other.kinds.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.attributes
+            .extend(other.attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.events
+            .extend(other.events.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.moments
+            .extend(other.moments.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.verbs
+            .extend(other.verbs.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.procedures
+            .extend(other.procedures.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.field_names.extend(
+            other
+                .field_names
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        self.relations
+            .extend(other.relations.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.origins
+            .extend(other.origins.iter().map(|(k, v)| (k.clone(), *v)));
         if self.number_rules.is_empty() {
             self.number_rules = other.number_rules.clone();
         }
@@ -181,11 +207,22 @@ impl Symbols {
 }
 
 /// Core zone properties.
-pub const ZONE_PROPS: &[&str] = &["public", "private", "owner_sees", "ordered", "unordered", "per_player", "shared", "bare_means_every"];
+pub const ZONE_PROPS: &[&str] = &[
+    "public",
+    "private",
+    "owner_sees",
+    "ordered",
+    "unordered",
+    "per_player",
+    "shared",
+    "bare_means_every",
+];
 /// Core field types of card-type schemas.
 pub const FIELD_TYPES: &[&str] = &["number", "text", "bool", "stat"];
 /// Core value types of parameters.
-pub const VALUE_TYPES: &[&str] = &["number", "bool", "text", "card", "cards", "player", "zone", "pair"];
+pub const VALUE_TYPES: &[&str] = &[
+    "number", "bool", "text", "card", "cards", "player", "zone", "pair",
+];
 /// Core ability semantics.
 pub const SEMANTICS: &[&str] = &["activated", "triggered", "continuous", "replacement"];
 /// Core keyword meanings.
@@ -193,7 +230,16 @@ pub const KEYWORD_MEANINGS: &[&str] = &["untargetable"];
 /// Core attribute flags.
 pub const ATTRIBUTE_FLAGS: &[&str] = &["unnegatable", "carried", "response"];
 /// Core normalization rules.
-pub const NORM_RULES: &[&str] = &["nfkc", "fold_spaces", "remove_spaces", "trim", "uppercase", "lowercase", "strip_prefix", "strip_suffix"];
+pub const NORM_RULES: &[&str] = &[
+    "nfkc",
+    "fold_spaces",
+    "remove_spaces",
+    "trim",
+    "uppercase",
+    "lowercase",
+    "strip_prefix",
+    "strip_suffix",
+];
 /// Core deck rules.
 pub const DECK_RULES: &[&str] = &["size", "min_size", "max_size", "copies", "max"];
 /// Fields every card has.
@@ -239,32 +285,51 @@ impl Declarer<'_> {
         let key = (ns.to_string(), name.name.clone());
         if let Some(prev) = self.sym.origins.get(&key) {
             self.diags.push(
-                Diagnostic::error(codes::RESOLVE_DUPLICATE_DECLARATION, self.file, name.span, format!("{ns} `{}` is declared twice", name.name), "declared again here")
-                    .with_related(Label::new(prev.file, prev.span, "first declared here"))
-                    .with_help("remove one of the two declarations, or rename one"),
+                Diagnostic::error(
+                    codes::RESOLVE_DUPLICATE_DECLARATION,
+                    self.file,
+                    name.span,
+                    format!("{ns} `{}` is declared twice", name.name),
+                    "declared again here",
+                )
+                .with_related(Label::new(prev.file, prev.span, "first declared here"))
+                .with_help("remove one of the two declarations, or rename one"),
             );
             return false;
         }
-        self.sym.origins.insert(key, Origin { file: self.file, span: name.span });
+        self.sym.origins.insert(
+            key,
+            Origin {
+                file: self.file,
+                span: name.span,
+            },
+        );
         true
     }
 
     fn invalid(&mut self, span: Span, what: &str, got: &str, allowed: &[&str]) {
-        let help = did_you_mean(got, allowed.iter().copied()).unwrap_or_else(|| format!("one of: {}", allowed.join(", ")));
+        let help = did_you_mean(got, allowed.iter().copied())
+            .unwrap_or_else(|| format!("one of: {}", allowed.join(", ")));
         self.diags.push(
             Diagnostic::error(
                 codes::RESOLVE_INVALID_DECLARATION,
                 self.file,
                 span,
-                format!("`{got}` is not {} {what} the core knows", crate::diagnostic::article(what)),
+                format!(
+                    "`{got}` is not {} {what} the core knows",
+                    crate::diagnostic::article(what)
+                ),
                 format!("not {} {what}", crate::diagnostic::article(what)),
             )
-                .with_help(help),
+            .with_help(help),
         );
     }
 
     fn labelled(&self, named: &ast::Named) -> ir::Labelled {
-        ir::Labelled { id: self.qualify(&named.name.name), label: named.label.as_ref().map(|l| l.value.clone()) }
+        ir::Labelled {
+            id: self.qualify(&named.name.name),
+            label: named.label.as_ref().map(|l| l.value.clone()),
+        }
     }
 
     /// Parameter signatures, checking type names.
@@ -279,7 +344,12 @@ impl Declarer<'_> {
                         None => self.invalid(t.span, "value type", &t.name, VALUE_TYPES),
                     }
                 }
-                ParamSig { name: p.name.name.clone(), types, optional: p.optional, has_default: p.default.is_some() }
+                ParamSig {
+                    name: p.name.name.clone(),
+                    types,
+                    optional: p.optional,
+                    has_default: p.default.is_some(),
+                }
             })
             .collect()
     }
@@ -289,7 +359,13 @@ impl Declarer<'_> {
         match decl {
             Decl::Players(n, span) => {
                 if *n < 1 || *n > 16 {
-                    self.diags.push(Diagnostic::error(codes::RESOLVE_INVALID_DECLARATION, self.file, *span, "a game has 1 to 16 players", "out of range"));
+                    self.diags.push(Diagnostic::error(
+                        codes::RESOLVE_INVALID_DECLARATION,
+                        self.file,
+                        *span,
+                        "a game has 1 to 16 players",
+                        "out of range",
+                    ));
                 }
                 self.ruleset.players = (*n).clamp(1, 16) as u32;
             }
@@ -323,18 +399,44 @@ impl Declarer<'_> {
                     for (a, b) in &r.pairs {
                         for s in [a, b] {
                             if !zone.slots.contains(&s.name) {
-                                let help = did_you_mean(&s.name, zone.slots.iter().map(String::as_str));
+                                let help =
+                                    did_you_mean(&s.name, zone.slots.iter().map(String::as_str));
                                 self.diags.push(
-                                    Diagnostic::error(codes::RESOLVE_UNKNOWN_NAME, self.file, s.span, format!("zone `{}` has no slot `{}`", z.named.name.name, s.name), "unknown slot")
-                                        .with_help_opt(help),
+                                    Diagnostic::error(
+                                        codes::RESOLVE_UNKNOWN_NAME,
+                                        self.file,
+                                        s.span,
+                                        format!(
+                                            "zone `{}` has no slot `{}`",
+                                            z.named.name.name, s.name
+                                        ),
+                                        "unknown slot",
+                                    )
+                                    .with_help_opt(help),
                                 );
                             }
                         }
                     }
-                    self.sym.relations.insert(r.name.name.clone(), format!("{}.{}", zone.name.id, r.name.name));
-                    zone.relations.push(ir::Relation { name: r.name.name.clone(), pairs: r.pairs.iter().map(|(a, b)| (a.name.clone(), b.name.clone())).collect() });
+                    self.sym.relations.insert(
+                        r.name.name.clone(),
+                        format!("{}.{}", zone.name.id, r.name.name),
+                    );
+                    zone.relations.push(ir::Relation {
+                        name: r.name.name.clone(),
+                        pairs: r
+                            .pairs
+                            .iter()
+                            .map(|(a, b)| (a.name.clone(), b.name.clone()))
+                            .collect(),
+                    });
                 }
-                self.sym.zones.insert(z.named.name.name.clone(), ZoneSym { id: zone.name.id.clone(), slots: zone.slots.clone() });
+                self.sym.zones.insert(
+                    z.named.name.name.clone(),
+                    ZoneSym {
+                        id: zone.name.id.clone(),
+                        slots: zone.slots.clone(),
+                    },
+                );
                 self.ruleset.zones.push(zone);
             }
             Decl::State(s) => {
@@ -343,9 +445,17 @@ impl Declarer<'_> {
                 }
                 let group = self.labelled(&s.named);
                 if s.members.is_empty() {
-                    self.sym.states.insert(s.named.name.name.clone(), StateSym { id: group.id.clone(), flag: true });
+                    self.sym.states.insert(
+                        s.named.name.name.clone(),
+                        StateSym {
+                            id: group.id.clone(),
+                            flag: true,
+                        },
+                    );
                 } else {
-                    self.sym.state_groups.insert(s.named.name.name.clone(), group.id.clone());
+                    self.sym
+                        .state_groups
+                        .insert(s.named.name.name.clone(), group.id.clone());
                 }
                 let mut members = Vec::new();
                 for m in &s.members {
@@ -353,10 +463,19 @@ impl Declarer<'_> {
                         continue;
                     }
                     let l = self.labelled(m);
-                    self.sym.states.insert(m.name.name.clone(), StateSym { id: l.id.clone(), flag: false });
+                    self.sym.states.insert(
+                        m.name.name.clone(),
+                        StateSym {
+                            id: l.id.clone(),
+                            flag: false,
+                        },
+                    );
                     members.push(l);
                 }
-                self.ruleset.states.push(ir::StateGroup { name: group, members });
+                self.ruleset.states.push(ir::StateGroup {
+                    name: group,
+                    members,
+                });
             }
             Decl::Stat(s) => {
                 if !self.claim("stat", &s.named.name) {
@@ -367,10 +486,24 @@ impl Declarer<'_> {
                     match self.sym.stats.get(&c.name) {
                         Some(st) if st.components == 0 => components.push(st.id.clone()),
                         _ => {
-                            let help = did_you_mean(&c.name, self.sym.stats.keys().map(String::as_str));
+                            let help =
+                                did_you_mean(&c.name, self.sym.stats.keys().map(String::as_str));
                             self.diags.push(
-                                Diagnostic::error(codes::RESOLVE_UNKNOWN_STAT, self.file, c.span, format!("unknown stat `{}`", c.name), "not a plain stat declared above")
-                                    .with_help_opt(help.or_else(|| Some("declare the component stats before the composite".into()))),
+                                Diagnostic::error(
+                                    codes::RESOLVE_UNKNOWN_STAT,
+                                    self.file,
+                                    c.span,
+                                    format!("unknown stat `{}`", c.name),
+                                    "not a plain stat declared above",
+                                )
+                                .with_help_opt(help.or_else(
+                                    || {
+                                        Some(
+                                            "declare the component stats before the composite"
+                                                .into(),
+                                        )
+                                    },
+                                )),
                             );
                         }
                     }
@@ -382,32 +515,65 @@ impl Declarer<'_> {
                         _ => self.invalid(p.span, "stat property", &p.name, &["floor <n>"]),
                     }
                 }
-                let stat = ir::Stat { name: self.labelled(&s.named), components, floor };
+                let stat = ir::Stat {
+                    name: self.labelled(&s.named),
+                    components,
+                    floor,
+                };
                 // Even with a bad component, the stat stays composite: no cascade of pair errors.
-                self.sym.stats.insert(s.named.name.name.clone(), StatSym { id: stat.name.id.clone(), components: s.components.len() });
+                self.sym.stats.insert(
+                    s.named.name.name.clone(),
+                    StatSym {
+                        id: stat.name.id.clone(),
+                        components: s.components.len(),
+                    },
+                );
                 self.ruleset.stats.push(stat);
             }
             Decl::Layer(l) => {
                 if !self.claim("layer", &l.named.name) {
                     return;
                 }
-                let layer = ir::Layer { name: self.labelled(&l.named), ops: l.ops.iter().map(|(o, _)| o.clone()).collect() };
+                let layer = ir::Layer {
+                    name: self.labelled(&l.named),
+                    ops: l.ops.iter().map(|(o, _)| o.clone()).collect(),
+                };
                 for (op, span) in &l.ops {
                     // The grammar only accepts the core operators; a second claim is the error.
                     let key = ("operator".to_string(), op.clone());
                     if let Some(prev) = self.sym.origins.get(&key).copied() {
-                        let owner = self.sym.layer_ops.get(op).map(|id| id.rsplit(':').next().unwrap_or(id).to_string()).unwrap_or_default();
+                        let owner = self
+                            .sym
+                            .layer_ops
+                            .get(op)
+                            .map(|id| id.rsplit(':').next().unwrap_or(id).to_string())
+                            .unwrap_or_default();
                         self.diags.push(
-                            Diagnostic::error(codes::RESOLVE_DUPLICATE_DECLARATION, self.file, *span, format!("operator `{op}` already selects layer `{owner}`"), "claimed again here")
-                                .with_related(Label::new(prev.file, prev.span, "first claimed here"))
-                                .with_help("each operator selects one layer"),
+                            Diagnostic::error(
+                                codes::RESOLVE_DUPLICATE_DECLARATION,
+                                self.file,
+                                *span,
+                                format!("operator `{op}` already selects layer `{owner}`"),
+                                "claimed again here",
+                            )
+                            .with_related(Label::new(prev.file, prev.span, "first claimed here"))
+                            .with_help("each operator selects one layer"),
                         );
                     } else {
-                        self.sym.origins.insert(key, Origin { file: self.file, span: *span });
+                        self.sym.origins.insert(
+                            key,
+                            Origin {
+                                file: self.file,
+                                span: *span,
+                            },
+                        );
                         self.sym.layer_ops.insert(op.clone(), layer.name.id.clone());
                     }
                 }
-                self.sym.layers.insert(l.named.name.name.clone(), (layer.name.id.clone(), layer.ops.is_empty()));
+                self.sym.layers.insert(
+                    l.named.name.name.clone(),
+                    (layer.name.id.clone(), layer.ops.is_empty()),
+                );
                 self.ruleset.layers.push(layer);
             }
             Decl::Counter(c) => {
@@ -423,8 +589,19 @@ impl Declarer<'_> {
                         other => self.invalid(o.span, "counter holder", other, &["player", "card"]),
                     }
                 }
-                let counter = ir::Counter { name: self.labelled(&c.named), on_players, on_cards };
-                self.sym.counters.insert(c.named.name.name.clone(), CounterSym { id: counter.name.id.clone(), on_players, on_cards });
+                let counter = ir::Counter {
+                    name: self.labelled(&c.named),
+                    on_players,
+                    on_cards,
+                };
+                self.sym.counters.insert(
+                    c.named.name.name.clone(),
+                    CounterSym {
+                        id: counter.name.id.clone(),
+                        on_players,
+                        on_cards,
+                    },
+                );
                 self.ruleset.counters.push(counter);
             }
             Decl::CardType(t) => {
@@ -435,13 +612,25 @@ impl Declarer<'_> {
                 for f in &t.fields {
                     if COMMON_FIELDS.contains(&f.name.name.as_str()) {
                         self.diags.push(
-                            Diagnostic::error(codes::RESOLVE_DUPLICATE_DECLARATION, self.file, f.name.span, format!("every card already has a `{}` field", f.name.name), "built in")
-                                .with_help("remove this line"),
+                            Diagnostic::error(
+                                codes::RESOLVE_DUPLICATE_DECLARATION,
+                                self.file,
+                                f.name.span,
+                                format!("every card already has a `{}` field", f.name.name),
+                                "built in",
+                            )
+                            .with_help("remove this line"),
                         );
                         continue;
                     }
                     if fields.iter().any(|g| g.name == f.name.name) {
-                        self.diags.push(Diagnostic::error(codes::RESOLVE_DUPLICATE_DECLARATION, self.file, f.name.span, format!("field `{}` is declared twice", f.name.name), "again here"));
+                        self.diags.push(Diagnostic::error(
+                            codes::RESOLVE_DUPLICATE_DECLARATION,
+                            self.file,
+                            f.name.span,
+                            format!("field `{}` is declared twice", f.name.name),
+                            "again here",
+                        ));
                         continue;
                     }
                     let ty = match f.ty.name.as_str() {
@@ -451,7 +640,10 @@ impl Declarer<'_> {
                         "stat" => match self.sym.stats.get(&f.name.name) {
                             Some(s) => ir::FieldType::Stat(s.id.clone()),
                             None => {
-                                let help = did_you_mean(&f.name.name, self.sym.stats.keys().map(String::as_str));
+                                let help = did_you_mean(
+                                    &f.name.name,
+                                    self.sym.stats.keys().map(String::as_str),
+                                );
                                 self.diags.push(
                                     Diagnostic::error(codes::RESOLVE_UNKNOWN_STAT, self.file, f.name.span, format!("a `stat` field must be named after a stat; `{}` is none", f.name.name), "no such stat")
                                         .with_help_opt(help),
@@ -464,19 +656,44 @@ impl Declarer<'_> {
                             continue;
                         }
                     };
-                    self.sym.field_names.entry(f.name.name.clone()).or_insert_with(|| ty.clone());
-                    fields.push(ir::FieldSchema { name: f.name.name.clone(), ty, optional: f.mult.is_some(), list: f.mult == Some('*') });
+                    self.sym
+                        .field_names
+                        .entry(f.name.name.clone())
+                        .or_insert_with(|| ty.clone());
+                    fields.push(ir::FieldSchema {
+                        name: f.name.name.clone(),
+                        ty,
+                        optional: f.mult.is_some(),
+                        list: f.mult == Some('*'),
+                    });
                 }
-                let ct = ir::CardType { name: self.labelled(&t.named), fields };
-                self.sym.card_types.insert(t.named.name.name.clone(), CardTypeSym { id: ct.name.id.clone(), fields: ct.fields.clone() });
+                let ct = ir::CardType {
+                    name: self.labelled(&t.named),
+                    fields,
+                };
+                self.sym.card_types.insert(
+                    t.named.name.name.clone(),
+                    CardTypeSym {
+                        id: ct.name.id.clone(),
+                        fields: ct.fields.clone(),
+                    },
+                );
                 self.ruleset.card_types.push(ct);
             }
             Decl::Durations(m) => match self.sym.moments.get(&m.name) {
                 Some(id) => self.ruleset.default_duration = Some(id.clone()),
                 None => {
-                    let help = did_you_mean(&m.name, self.sym.moments.keys().map(String::as_str)).unwrap_or_else(|| "declare it with `moment` first".into());
+                    let help = did_you_mean(&m.name, self.sym.moments.keys().map(String::as_str))
+                        .unwrap_or_else(|| "declare it with `moment` first".into());
                     self.diags.push(
-                        Diagnostic::error(codes::RESOLVE_UNKNOWN_MOMENT, self.file, m.span, format!("unknown moment `{}`", m.name), "no moment of this name").with_help(help),
+                        Diagnostic::error(
+                            codes::RESOLVE_UNKNOWN_MOMENT,
+                            self.file,
+                            m.span,
+                            format!("unknown moment `{}`", m.name),
+                            "no moment of this name",
+                        )
+                        .with_help(help),
                     );
                 }
             },
@@ -491,7 +708,9 @@ impl Declarer<'_> {
                 }
                 let params = self.params(&k.params);
                 let id = self.qualify(&k.named.name.name);
-                self.sym.keywords.insert(k.named.name.name.clone(), Callable { id, params });
+                self.sym
+                    .keywords
+                    .insert(k.named.name.name.clone(), Callable { id, params });
             }
             Decl::AbilityKind(a) => {
                 if !self.claim("ability kind", &a.named.name) {
@@ -508,8 +727,19 @@ impl Declarer<'_> {
                     }
                 };
                 let from_zone = a.from_zone.as_ref().and_then(|z| self.zone_id(z));
-                let kind = ir::AbilityKind { name: self.labelled(&a.named), semantics, from_zone: from_zone.clone() };
-                self.sym.kinds.insert(a.named.name.name.clone(), KindSym { id: kind.name.id.clone(), semantics, from_zone });
+                let kind = ir::AbilityKind {
+                    name: self.labelled(&a.named),
+                    semantics,
+                    from_zone: from_zone.clone(),
+                };
+                self.sym.kinds.insert(
+                    a.named.name.name.clone(),
+                    KindSym {
+                        id: kind.name.id.clone(),
+                        semantics,
+                        from_zone,
+                    },
+                );
                 self.ruleset.ability_kinds.push(kind);
             }
             Decl::Attribute(a) => {
@@ -525,8 +755,13 @@ impl Declarer<'_> {
                         return;
                     }
                 };
-                let attr = ir::Attribute { name: self.labelled(&a.named), semantics };
-                self.sym.attributes.insert(a.named.name.name.clone(), attr.name.id.clone());
+                let attr = ir::Attribute {
+                    name: self.labelled(&a.named),
+                    semantics,
+                };
+                self.sym
+                    .attributes
+                    .insert(a.named.name.name.clone(), attr.name.id.clone());
                 self.ruleset.attributes.push(attr);
             }
             Decl::Event(e) => {
@@ -535,7 +770,9 @@ impl Declarer<'_> {
                 }
                 let params = self.params(&e.params);
                 let id = self.qualify(&e.named.name.name);
-                self.sym.events.insert(e.named.name.name.clone(), Callable { id, params });
+                self.sym
+                    .events
+                    .insert(e.named.name.name.clone(), Callable { id, params });
             }
             Decl::Moment(m) => {
                 if !self.claim("moment", &m.name) {
@@ -552,7 +789,11 @@ impl Declarer<'_> {
                 }
                 let params = self.params(&v.params);
                 let id = self.qualify(&v.named.name.name);
-                let map = if is_verb { &mut self.sym.verbs } else { &mut self.sym.procedures };
+                let map = if is_verb {
+                    &mut self.sym.verbs
+                } else {
+                    &mut self.sym.procedures
+                };
                 map.insert(v.named.name.name.clone(), Callable { id, params });
             }
             Decl::Numbers(rules, _) => {
@@ -570,25 +811,53 @@ impl Declarer<'_> {
                         ("size", None) => ir::DeckRule::Size(value),
                         ("min_size", None) => ir::DeckRule::MinSize(value),
                         ("max_size", None) => ir::DeckRule::MaxSize(value),
-                        ("copies", Some(q)) if q.name == "per_number" => ir::DeckRule::Copies { max: value, per: ir::CopiesPer::Number },
-                        ("copies", Some(q)) if q.name == "per_name" => ir::DeckRule::Copies { max: value, per: ir::CopiesPer::Name },
+                        ("copies", Some(q)) if q.name == "per_number" => ir::DeckRule::Copies {
+                            max: value,
+                            per: ir::CopiesPer::Number,
+                        },
+                        ("copies", Some(q)) if q.name == "per_name" => ir::DeckRule::Copies {
+                            max: value,
+                            per: ir::CopiesPer::Name,
+                        },
                         ("max", Some(q)) => match self.sym.card_types.get(&q.name) {
-                            Some(t) => ir::DeckRule::MaxOfType { max: value, card_type: t.id.clone() },
+                            Some(t) => ir::DeckRule::MaxOfType {
+                                max: value,
+                                card_type: t.id.clone(),
+                            },
                             None => {
-                                let help = did_you_mean(&q.name, self.sym.card_types.keys().map(String::as_str));
+                                let help = did_you_mean(
+                                    &q.name,
+                                    self.sym.card_types.keys().map(String::as_str),
+                                );
                                 self.diags.push(
-                                    Diagnostic::error(codes::RESOLVE_UNKNOWN_CARD_TYPE, self.file, q.span, format!("unknown card type `{}`", q.name), "no such card type")
-                                        .with_help_opt(help),
+                                    Diagnostic::error(
+                                        codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                                        self.file,
+                                        q.span,
+                                        format!("unknown card type `{}`", q.name),
+                                        "no such card type",
+                                    )
+                                    .with_help_opt(help),
                                 );
                                 continue;
                             }
                         },
                         ("copies", Some(q)) => {
-                            self.invalid(q.span, "copies qualifier", &q.name, &["per_number", "per_name"]);
+                            self.invalid(
+                                q.span,
+                                "copies qualifier",
+                                &q.name,
+                                &["per_number", "per_name"],
+                            );
                             continue;
                         }
                         (name, _) => {
-                            self.invalid(r.name.span, "deck rule", name, &["size", "min_size", "max_size", "copies", "max"]);
+                            self.invalid(
+                                r.name.span,
+                                "deck rule",
+                                name,
+                                &["size", "min_size", "max_size", "copies", "max"],
+                            );
                             continue;
                         }
                     };
@@ -604,8 +873,14 @@ impl Declarer<'_> {
             None => {
                 let help = did_you_mean(&z.name, self.sym.zones.keys().map(String::as_str));
                 self.diags.push(
-                    Diagnostic::error(codes::RESOLVE_UNKNOWN_ZONE, self.file, z.span, format!("unknown zone `{}`", z.name), "no zone of this name")
-                        .with_help_opt(help),
+                    Diagnostic::error(
+                        codes::RESOLVE_UNKNOWN_ZONE,
+                        self.file,
+                        z.span,
+                        format!("unknown zone `{}`", z.name),
+                        "no zone of this name",
+                    )
+                    .with_help_opt(help),
                 );
                 None
             }
