@@ -174,18 +174,19 @@ impl RenderOptions {
     }
 }
 
-/// Columns beyond this are not drawn with an excerpt (the renderer pads labels to the
-/// column, and a line of megabytes cannot be shown usefully anyway).
-const MAX_EXCERPT_COLUMN: usize = 1000;
+/// Lines longer than this (in bytes) are not drawn with an excerpt: the renderer pads labels
+/// to their column, and a line of megabytes cannot be shown usefully anyway.
+const MAX_EXCERPT_LINE: usize = 2000;
 
 /// Renders one diagnostic as text, with the source excerpt and labels.
 pub fn render(diag: &Diagnostic, sources: &SourceMap, options: RenderOptions) -> String {
+    // Lines too long to draw (a megabyte on one line) get the one-line form.
     let far = std::iter::once(&diag.primary)
         .chain(&diag.related)
         .any(|l| {
             let file = sources.get(l.file);
-            file.line_col(l.span.start).1 > MAX_EXCERPT_COLUMN
-                || file.line_col(l.span.end).1 > MAX_EXCERPT_COLUMN
+            file.line_len(l.span.start) > MAX_EXCERPT_LINE
+                || file.line_len(l.span.end) > MAX_EXCERPT_LINE
         });
     if far {
         return render_plain(diag, sources);

@@ -147,7 +147,11 @@ pub struct Item {
 pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
     let toks = tokens(src);
     let mut items: Vec<Item> = Vec::new();
-    let mut stack: Vec<(char, Span)> = Vec::new();
+    // Open brackets: the bracket, its span, and the indentation of the line it is on.
+    let mut stack: Vec<(char, Span, usize)> = Vec::new();
+    // Where the current line starts, and the indentation of its first token.
+    let mut line_begin = 0usize;
+    let mut line_indent = 0usize;
     let mut chain = 0usize;
     // Depth of a choice word whose quantity has not been seen yet (`target (who) 2`).
     let mut quantity_pending: Option<usize> = None;
@@ -187,8 +191,9 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         };
         match tok {
             Token::Whitespace => {
-                if text.contains('\n') {
+                if let Some(nl) = text.rfind('\n') {
                     line_start = true;
+                    line_begin = span.start + nl + 1;
                 }
                 continue;
             }
@@ -196,6 +201,10 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             _ => {}
         }
         pending_err = false;
+        let first_on_line = line_start;
+        if first_on_line {
+            line_indent = span.start - line_begin;
+        }
         let at_column0 = span.start == 0 || src.as_bytes()[span.start - 1] == b'\n';
         // A new item starts at a depth-0 word that begins a line, or — to recover
         // from an unclosed brace — at `card`/`game` in column 0 at any depth.
@@ -203,7 +212,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             && tok == Token::Ident
             && (stack.is_empty() || (at_column0 && (text == "card" || text == "game")));
         if starts_item {
-            if let Some((_, open)) = stack.first().copied() {
+            if let Some((_, open, _)) = stack.first().copied() {
                 diags.push(unclosed(file, open, suspect));
                 close_item(&mut items, span.start, false);
                 stack.clear();
@@ -240,7 +249,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         match tok {
             Token::Open => {
                 let c = text.chars().next().unwrap_or('(');
-                stack.push((c, *span));
+                stack.push((c, *span, line_indent));
                 links.push(0);
                 if stack.len() > MAX_DEPTH && item_ok {
                     diags.push(too_deep(file, *span, "brackets", MAX_DEPTH));
@@ -255,13 +264,10 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                     quantity_pending = None;
                 }
                 let popped = stack.pop();
-                if let Some((_, open)) = popped {
+                if let Some((_, open, open_indent)) = popped {
                     // A `}` first on its line but indented unlike its opener's line suggests
                     // that some brace in between was never closed: remember the first such opener.
-                    if suspect.is_none()
-                        && first_on_line(src, span.start)
-                        && indent_of(src, span.start) != indent_of(src, open.start)
-                    {
+                    if suspect.is_none() && first_on_line && line_indent != open_indent {
                         suspect = Some(open);
                     }
                 }
@@ -289,7 +295,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             let connector = word && CONNECTORS.contains(&text);
             // An operand right after another at the statement's own level (`destroy t  draw -1`)
             // ends the expression before it: nothing before it can nest deeper.
-            let at_base = stack.last().is_none_or(|(c, _)| *c == '{');
+            let at_base = stack.last().is_none_or(|(c, _, _)| *c == '{');
             let starts = matches!(tok, Token::Integer | Token::String)
                 || (word && !connector && !INFIX_WORDS.contains(&text));
             if at_base && prev_ends && starts && quantity_pending.is_none() && !after_quantity {
@@ -374,28 +380,11 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
         prev_word = Some(text);
         close_item(&mut items, span.end, item_ok);
     }
-    if let Some((_, open)) = stack.first().copied() {
+    if let Some((_, open, _)) = stack.first().copied() {
         diags.push(unclosed(file, open, suspect));
         close_item(&mut items, src.len(), false);
     }
     items
-}
-
-/// Whether only whitespace precedes `pos` on its line.
-fn first_on_line(src: &str, pos: usize) -> bool {
-    let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
-    src[start..pos]
-        .chars()
-        .all(|c| c == ' ' || c == '\t' || c == '\u{3000}')
-}
-
-/// The indentation (in bytes) of the line holding `pos`.
-fn indent_of(src: &str, pos: usize) -> usize {
-    let start = src[..pos].rfind('\n').map_or(0, |i| i + 1);
-    src[start..].len()
-        - src[start..]
-            .trim_start_matches([' ', '\t', '\u{3000}'])
-            .len()
 }
 
 /// Words that start a statement: a nesting chain cannot cross them.

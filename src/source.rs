@@ -88,6 +88,22 @@ impl SourceFile {
         }
     }
 
+    /// The length in bytes of the line holding `offset`.
+    pub fn line_len(&self, offset: usize) -> usize {
+        let offset = offset.min(self.text.len());
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let start = self.line_starts[line];
+        let end = self
+            .line_starts
+            .get(line + 1)
+            .copied()
+            .unwrap_or(self.text.len());
+        end - start
+    }
+
     /// 1-based line and column of a byte offset; columns count Unicode scalar values.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
