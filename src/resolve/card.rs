@@ -123,7 +123,7 @@ impl<'a> Ctx<'a> {
             for v in &f.values {
                 match v {
                     FieldValue::Word(k) => {
-                        if let Some((keyword, args)) = self.keyword_instance(k) {
+                        if let Some((keyword, args)) = self.keyword(k) {
                             keywords.push(ir::KeywordInstance { keyword, args });
                         }
                     }
@@ -252,55 +252,6 @@ impl<'a> Ctx<'a> {
                 abilities,
             },
         })
-    }
-
-    fn keyword_instance(&mut self, k: &ast::KeywordRef) -> Option<(String, Vec<ir::Expr>)> {
-        let kw = match self.sym.keywords.get(&k.name.name) {
-            Some(kw) => kw.clone(),
-            None => {
-                self.unknown(
-                    codes::RESOLVE_UNKNOWN_KEYWORD,
-                    "keyword",
-                    &k.name.name,
-                    k.name.span,
-                    self.sym
-                        .keywords
-                        .keys()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
-                );
-                return None;
-            }
-        };
-        let given = k.args.len();
-        let needed = kw
-            .params
-            .iter()
-            .filter(|p| !p.optional && !p.has_default)
-            .count();
-        if given < needed || given > kw.params.len() {
-            self.error(
-                Diagnostic::error(
-                    codes::RESOLVE_WRONG_ARITY,
-                    self.file,
-                    k.span,
-                    format!(
-                        "keyword `{}` takes {} value{}, found {given}",
-                        k.name.name,
-                        kw.params.len(),
-                        if kw.params.len() == 1 { "" } else { "s" }
-                    ),
-                    "wrong number of values",
-                )
-                .with_help(if kw.params.is_empty() {
-                    format!("write just `{}`", k.name.name)
-                } else {
-                    format!("write `{} 1`", k.name.name)
-                }),
-            );
-        }
-        let args = k.args.iter().map(|a| self.number(a)).collect();
-        Some((kw.id, args))
     }
 
     fn field_value(&mut self, schema: &ir::FieldSchema, f: &ast::FieldEntry) -> Option<Value> {

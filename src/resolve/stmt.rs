@@ -54,7 +54,24 @@ impl Ctx<'_> {
         }
     }
 
-    fn keyword(&mut self, k: &ast::KeywordRef) -> Option<(String, Vec<Expr>)> {
+    /// The declared event of this name, or a diagnostic with a did-you-mean.
+    pub(super) fn event_named(&mut self, ev: &ast::Ident) -> Option<Callable> {
+        let found = self.sym.events.get(&ev.name).cloned();
+        if found.is_none() {
+            let names: Vec<&str> = self.sym.events.keys().map(String::as_str).collect();
+            self.unknown(
+                codes::RESOLVE_UNKNOWN_EVENT,
+                "event",
+                &ev.name,
+                ev.span,
+                names,
+            );
+        }
+        found
+    }
+
+    /// A keyword with its values (`graze 1`), checked against its declaration.
+    pub(super) fn keyword(&mut self, k: &ast::KeywordRef) -> Option<(String, Vec<Expr>)> {
         let Some(kw) = self.sym.keywords.get(&k.name.name).cloned() else {
             self.unknown(
                 codes::RESOLVE_UNKNOWN_KEYWORD,
@@ -396,21 +413,7 @@ impl Ctx<'_> {
                 body: self.block(b),
             },
             StmtKind::Cancel(ev, of) => {
-                let Some(event) = self.sym.events.get(&ev.name) else {
-                    self.unknown(
-                        codes::RESOLVE_UNKNOWN_EVENT,
-                        "event",
-                        &ev.name,
-                        ev.span,
-                        self.sym
-                            .events
-                            .keys()
-                            .map(String::as_str)
-                            .collect::<Vec<_>>(),
-                    );
-                    return None;
-                };
-                let event = event.id.clone();
+                let event = self.event_named(ev)?.id;
                 let subject = of.as_ref().map(|e| self.expr(e).0);
                 Stmt::Cancel { event, subject }
             }
@@ -472,20 +475,7 @@ impl Ctx<'_> {
                 }
             }
             StmtKind::Emit(ev, args) => {
-                let Some(event) = self.sym.events.get(&ev.name).cloned() else {
-                    self.unknown(
-                        codes::RESOLVE_UNKNOWN_EVENT,
-                        "event",
-                        &ev.name,
-                        ev.span,
-                        self.sym
-                            .events
-                            .keys()
-                            .map(String::as_str)
-                            .collect::<Vec<_>>(),
-                    );
-                    return None;
-                };
+                let event = self.event_named(ev)?;
                 let args = self.args(&event, &format!("event `{}`", ev.name), args, s.span);
                 Stmt::Emit {
                     event: event.id,
