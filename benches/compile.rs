@@ -1,1 +1,772 @@
-fn main(){}
+//! Compile-speed benchmark: a generated 10,000-card PMV pack.
+//!
+//! `cargo bench --bench compile` (run from the crate root, so `cards/pmv` is found).
+//!
+//! The pack is generated in memory by a tiny deterministic LCG (no `rand`), with
+//! cards modelled on `cards/pmv/sets/core.fuda`: vanilla and keyworded characters,
+//! triggered / activated / continuous / replacement abilities, costs, limits,
+//! targets, filters, for-each, if/else, may, choose one, equipment and charms.
+//!
+//! Measured (criterion, throughput in cards):
+//! - `full`: `Session::compile_source` of the pack (it requires `pmv`, loaded from `cards/pmv`
+//!   in every iteration: a fresh session each time; `pmv_dependency` measures that part alone);
+//! - `parse`: `parse::parse_file` (lex pre-pass + pest + AST build);
+//! - `lex`: `lex::split` alone (the logos pre-pass);
+//! - `pest_only`: the pest parser alone on every item (no AST), to split parse into pest / build;
+//! - `serde_json_ir`: `serde_json::from_str::<ir::Pack>` of the same pack's IR, the baseline.
+//!
+//! Outputs are dropped outside the timings (`iter_batched`), so freeing the AST / IR is not
+//! counted in any phase. Before criterion runs, a summary is printed (manual `Instant` runs,
+//! best of 5): cards/s per phase, resolve = full − parse − pmv dependency, and full / serde_json.
+
+use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
+use fuda::pack::{PackSource, Session};
+use fuda::parse::{FudaParser, Rule};
+use fuda::source::FileId;
+use pest::Parser;
+use std::fmt::Write as _;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// Cards in the generated pack.
+const CARDS: usize = 10_000;
+/// Generator seed: the pack is the same on every run.
+const SEED: u64 = 0x00f0_da5e_ed00_2024;
+
+// ───────────────────────────── generator ─────────────────────────────
+
+mod gen {
+    use super::*;
+
+    /// A 64-bit LCG (Knuth's MMIX constants); the high bits are used.
+    pub struct Lcg(u64);
+
+    impl Lcg {
+        pub fn new(seed: u64) -> Self {
+            Lcg(seed ^ 0x9E37_79B9_7F4A_7C15)
+        }
+        fn next(&mut self) -> u32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) as u32
+        }
+        /// Uniform in `0..n`.
+        pub fn below(&mut self, n: u32) -> u32 {
+            ((self.next() as u64 * n as u64) >> 31) as u32
+        }
+        /// Uniform in `lo..=hi`.
+        pub fn range(&mut self, lo: u32, hi: u32) -> u32 {
+            lo + self.below(hi - lo + 1)
+        }
+        /// True with probability `pct`%.
+        pub fn chance(&mut self, pct: u32) -> bool {
+            self.below(100) < pct
+        }
+        pub fn pick<'a>(&mut self, xs: &[&'a str]) -> &'a str {
+            xs[self.below(xs.len() as u32) as usize]
+        }
+    }
+
+    const RACES: &[&str] = &[
+        "人間",
+        "妖怪",
+        "妖精",
+        "鬼",
+        "半人半霊",
+        "天狗",
+        "河童",
+        "吸血鬼",
+        "魔法使い",
+        "神霊",
+        "半獣",
+        "天邪鬼",
+    ];
+    const CASTERS: &[&str] = &[
+        "博麗 霊夢",
+        "霧雨 魔理沙",
+        "十六夜 咲夜",
+        "魂魄 妖夢",
+        "東風谷 早苗",
+        "射命丸 文",
+        "八雲 紫",
+        "古明地 さとり",
+        "紅 美鈴",
+        "藤原 妹紅",
+        "チルノ",
+        "星熊 勇儀",
+        "上白沢 慧音",
+        "鬼人 正邪",
+        "レミリア・スカーレット",
+        "パチュリー・ノーレッジ",
+    ];
+    const TITLES: &[&str] = &[
+        "楽園の素敵な巫女",
+        "普通の魔法使い",
+        "完全で瀟洒な従者",
+        "半人半霊の庭師",
+        "祀られる風の人間",
+        "伝統の幻想ブン屋",
+        "神隠しの主犯",
+        "怨霊も恐れ怯む少女",
+        "華人小娘",
+        "不死の煙",
+        "湖上の氷精",
+        "語られる怪力乱神",
+        "歴史を喰らう守護者",
+        "逆襲のあまのじゃく",
+        "永遠に紅い幼き月",
+        "動かない大図書館",
+    ];
+    const SPELL_NAMES: &[&str] = &[
+        "夢符「封魔陣」",
+        "恋符「マスタースパーク」",
+        "幻世「ザ・ワールド」",
+        "結界「夢と現の境界」",
+        "想起「読心の瞳」",
+        "獄炎「ヘルファイア」",
+        "氷符「アイシクルフォール」",
+        "奇跡「白昼の客星」",
+    ];
+    const THINGS: &[&str] = &[
+        "巫女の探し物",
+        "博麗神社の宴会",
+        "旧地獄の門",
+        "封魔の御札",
+        "香霖堂の古道具",
+        "鬼の酒宴",
+        "ミニ八卦炉",
+        "紅魔館の時計",
+        "守矢の御柱",
+        "河童の工具箱",
+    ];
+    const COMMENTS: &[&str] = &[
+        "// vanilla",
+        "// keyword: first strike (6.2.4.d)",
+        "// shape 1: optional trigger (6.3.4.f)",
+        "// shape 2: sleep as a cost (6.3.3.b), layer add (6.1.10.c)",
+        "// shape 3: continuous on a count (6.1.3.d race, 6.1.10.c)",
+        "// shape 4: non-targeted mass destroy (3.4.5)",
+        "// shape 6: replacement of the move (3.1.7)",
+        "// a trigger with a payload condition and a cost; cancels it (6.3.6.a)",
+    ];
+    const KEYWORDS: &[&str] = &[
+        "first_strike",
+        "pierce",
+        "ambush",
+        "haste",
+        "cannot_attack",
+        "cannot_defend",
+    ];
+
+    /// The generated source of one `.fuda` file holding `n` cards.
+    pub fn pack_source(n: usize, seed: u64) -> String {
+        let mut rng = Lcg::new(seed);
+        let mut out = String::with_capacity(n * 600);
+        out.push_str("game pmv\n\n// Generated by benches/compile.rs: a deterministic pack for compile-speed measurements.\n\n");
+        for i in 0..n {
+            card(&mut rng, i, &mut out);
+            out.push('\n');
+        }
+        out
+    }
+
+    fn card(r: &mut Lcg, i: usize, o: &mut String) {
+        let roll = r.below(100);
+        let kind = match roll {
+            0..=14 => "vanilla",
+            15..=49 => "character",
+            50..=57 => "illusion",
+            58..=71 => "spell",
+            72..=86 => "command",
+            87..=92 => "equipment",
+            93..=96 => "charm",
+            _ => "world_charm",
+        };
+        let name = match kind {
+            "vanilla" | "character" | "illusion" => {
+                format!("{}“{}”・{}", r.pick(TITLES), r.pick(CASTERS), i)
+            }
+            "spell" => format!("{}・{}", r.pick(SPELL_NAMES), i),
+            _ => format!("{}・{}", r.pick(THINGS), i),
+        };
+        let _ = writeln!(o, "card \"{name}\" {{");
+        if r.chance(40) {
+            let _ = writeln!(o, "  {}", r.pick(COMMENTS));
+        }
+        let _ = writeln!(o, "  number: \"G{:05}\"", i);
+        let ty = match kind {
+            "vanilla" | "character" => "character",
+            k => k,
+        };
+        let _ = writeln!(o, "  type: {ty}");
+        let cost = r.range(0, 5);
+        let _ = writeln!(o, "  cost: {cost}\n  nodes: {}", cost + r.range(1, 2));
+        let is_char = matches!(kind, "vanilla" | "character" | "illusion");
+        if (is_char && kind != "illusion" && r.chance(70))
+            || (matches!(kind, "spell" | "equipment") && r.chance(60))
+        {
+            let _ = writeln!(o, "  caster: \"{}\"", r.pick(CASTERS));
+        }
+        if is_char {
+            if r.chance(15) {
+                let _ = writeln!(o, "  race: \"{}\", \"{}\"", r.pick(RACES), r.pick(RACES));
+            } else {
+                let _ = writeln!(o, "  race: \"{}\"", r.pick(RACES));
+            }
+            let _ = writeln!(o, "  power: {}/{}", r.range(0, 5), r.range(1, 6));
+            if r.chance(45) {
+                let mut kws: Vec<String> = Vec::new();
+                for _ in 0..r.range(1, 2) {
+                    if r.chance(30) {
+                        kws.push(format!("graze {}", r.range(1, 3)));
+                    } else {
+                        kws.push(r.pick(KEYWORDS).to_string());
+                    }
+                }
+                kws.dedup();
+                let _ = writeln!(o, "  keywords: {}", kws.join(", "));
+            }
+        }
+        match kind {
+            "vanilla" => {}
+            "character" | "illusion" => {
+                for _ in 0..r.range(1, 3) {
+                    o.push('\n');
+                    char_ability(r, o);
+                }
+            }
+            "spell" | "command" => {
+                o.push('\n');
+                let prefix = if kind == "spell" && r.chance(25) {
+                    "interference "
+                } else {
+                    ""
+                };
+                let _ = writeln!(o, "  {prefix}play {{");
+                for _ in 0..r.range(1, 3) {
+                    effect(r, o, 2, 0);
+                }
+                o.push_str("  }\n");
+            }
+            "equipment" => {
+                o.push_str("\n  equip when this enters(zone: field) {\n    let t = target 1 character on your.field\n    set_on(this, t)\n  }\n");
+                let _ = writeln!(
+                    o,
+                    "  carried continuous {{\n    this.attack += {}\n  }}",
+                    r.range(1, 3)
+                );
+                if r.chance(60) {
+                    let _ = writeln!(o, "  carried gamma when this attacked {{\n    deal({}, source: this, recipient: opponent)\n  }}", r.range(1, 2));
+                }
+            }
+            "charm" => {
+                let _ = writeln!(
+                    o,
+                    "\n  enchant when this enters(zone: field) {{\n    let t = target 1 character on your.field where race contains \"{}\"\n    set_on(this, t)\n  }}",
+                    r.pick(RACES)
+                );
+                let _ = writeln!(o, "  carried continuous {{\n    this.toughness += {} in layer always\n    grant {} to this\n  }}", r.range(1, 2), r.pick(&KEYWORDS[..4]));
+            }
+            _ => {
+                let _ = writeln!(o, "\n  activated limit 1 per turn if this is active [sleep this] {{\n    treat this as character with {{ power: {}/{} }}\n  }}", r.range(1, 4), r.range(1, 4));
+            }
+        }
+        o.push_str("}\n");
+    }
+
+    fn char_ability(r: &mut Lcg, o: &mut String) {
+        match r.below(10) {
+            // triggered
+            0..=4 => {
+                let attr = if r.chance(15) { "unnegatable " } else { "" };
+                let kind = r.pick(&["alpha", "beta", "gamma"]);
+                let trigger = r.pick(&[
+                    "this attacked",
+                    "this attacks",
+                    "this defends",
+                    "this enters(zone: field)",
+                    "this leaves(zone: field)",
+                    "attacks(attacker: this)",
+                    "battle_end(attacker: this)",
+                    "turn_start(player: you)",
+                    "damaged(recipient: this)",
+                    "attacks",
+                ]);
+                let _ = write!(o, "  {attr}{kind}");
+                if r.chance(20) {
+                    o.push_str(" limit 1 per turn");
+                }
+                let _ = write!(o, " when {trigger}");
+                if trigger == "attacks" {
+                    o.push_str(" if controller(event.attacker) != you");
+                } else if r.chance(20) {
+                    let _ = write!(o, " if count(card in your.hand) <= {}", r.range(2, 5));
+                }
+                if r.chance(20) {
+                    o.push_str(" [sleep this]");
+                }
+                o.push_str(" {\n");
+                if trigger == "attacks" {
+                    o.push_str("    cancel attacks of event.attacker\n");
+                } else {
+                    for _ in 0..r.range(1, 2) {
+                        effect(r, o, 2, 0);
+                    }
+                }
+                o.push_str("  }\n");
+            }
+            // activated
+            5..=6 => {
+                o.push_str("  activated");
+                if r.chance(40) {
+                    o.push_str(" limit 1 per turn");
+                }
+                if r.chance(70) {
+                    o.push_str(" if this is active");
+                }
+                match r.below(3) {
+                    0 => o.push_str(" [sleep this]"),
+                    1 => {
+                        let _ = write!(o, " [pay({})]", r.range(1, 3));
+                    }
+                    _ => {
+                        let _ = write!(o, " [sleep this, pay({})]", r.range(1, 2));
+                    }
+                }
+                o.push_str(" {\n");
+                for _ in 0..r.range(1, 2) {
+                    effect(r, o, 2, 0);
+                }
+                o.push_str("  }\n");
+            }
+            // continuous
+            7..=8 => match r.below(4) {
+                0 => {
+                    let _ = writeln!(
+                        o,
+                        "  continuous while count(character on your.field where race contains \"{}\") >= {} {{\n    this.power += +1/+1\n  }}",
+                        r.pick(RACES),
+                        r.range(1, 3)
+                    );
+                }
+                1 => {
+                    let _ = writeln!(
+                        o,
+                        "  continuous while this is attacking {{\n    this.attack += {}\n  }}",
+                        r.range(1, 2)
+                    );
+                }
+                2 => {
+                    let _ = writeln!(
+                        o,
+                        "  continuous {{\n    for each c in character on your.field where race contains \"{}\" and cost <= {} {{\n      c.attack += 1\n    }}\n  }}",
+                        r.pick(RACES),
+                        r.range(1, 4)
+                    );
+                }
+                _ => {
+                    let _ = writeln!(o, "  continuous while count(card in your.hand) >= {} {{\n    grant {} to this\n  }}", r.range(3, 6), r.pick(&KEYWORDS[..4]));
+                }
+            },
+            // replacement
+            _ => {
+                if r.chance(50) {
+                    o.push_str("  replacement instead of moves(card: this, from_zone: field, to_zone: underworld) {\n    move this to owner(this).hand\n  }\n");
+                } else {
+                    o.push_str("  replacement instead of moves(card: this, from_zone: field, to_zone: underworld) {\n    exclude this\n    draw 1\n  }\n");
+                }
+            }
+        }
+    }
+
+    const FILTERS: &[&str] = &[
+        "attack <= {n}",
+        "cost >= {n}",
+        "race contains \"{race}\"",
+        "it is sleep",
+        "it is active and attack >= {n}",
+        "not (it has first_strike)",
+        "name contains 「{caster}」",
+    ];
+
+    fn filter(r: &mut Lcg) -> String {
+        r.pick(FILTERS)
+            .replace("{n}", &r.range(1, 4).to_string())
+            .replace("{race}", r.pick(RACES))
+            .replace("{caster}", r.pick(CASTERS))
+    }
+
+    fn ind(o: &mut String, depth: usize) {
+        for _ in 0..depth + 2 {
+            o.push_str("  ");
+        }
+    }
+
+    /// One statement (possibly compound) at indentation `depth`, nesting at most `budget` more.
+    fn effect(r: &mut Lcg, o: &mut String, budget: u32, depth: usize) {
+        let choices = if budget == 0 { 14 } else { 20 };
+        let n = r.range(1, 3);
+        ind(o, depth);
+        match r.below(choices) {
+            0 => {
+                let _ = writeln!(o, "draw {n}");
+            }
+            1 => {
+                let _ = writeln!(o, "deal({n}, source: this, recipient: opponent)");
+            }
+            2 => {
+                let _ = writeln!(o, "opponent.damage += {n}");
+            }
+            3 => {
+                let side = r.pick(&["opponent.field", "field", "your.field"]);
+                let _ = writeln!(o, "let t = target 1 character on {side}");
+                ind(o, depth);
+                match r.below(8) {
+                    0 => {
+                        let _ = writeln!(o, "t.power += -{n}/±0 until end_of_turn");
+                    }
+                    1 => o.push_str("destroy t\n"),
+                    2 => o.push_str("t becomes sleep\n"),
+                    3 => o.push_str("grant pierce to t until end_of_turn\n"),
+                    4 => o.push_str("negate t text until end_of_turn\n"),
+                    5 => o.push_str("return_to_hand(t)\n"),
+                    6 => {
+                        let _ = writeln!(o, "t.attack -= {n} until end_of_turn");
+                    }
+                    _ => {
+                        let _ = writeln!(o, "t.power = {n}/{n} until end_of_turn");
+                    }
+                }
+            }
+            4 => {
+                let _ = writeln!(o, "add_nodes({n})");
+            }
+            5 => {
+                let _ = writeln!(o, "move top {n} of your.deck to your.underworld");
+            }
+            6 => o.push_str("look at opponent.hand\n"),
+            7 => o.push_str("shuffle your.deck\n"),
+            8 => {
+                let _ = writeln!(
+                    o,
+                    "wake(target 1 character on your.field where it is sleep)"
+                );
+            }
+            9 => {
+                let _ = writeln!(o, "remove first_strike from target 1 character on opponent.field until end_of_turn");
+            }
+            10 => {
+                let _ = writeln!(
+                    o,
+                    "let x = count(character on your.field where {})",
+                    filter(r)
+                );
+                ind(o, depth);
+                o.push_str("draw x\n");
+            }
+            11 => {
+                let _ = writeln!(o, "swap this.power until end_of_turn");
+            }
+            12 => {
+                let _ = writeln!(
+                    o,
+                    "return_to_hand(target 1 character on field where cost <= {n})"
+                );
+            }
+            13 => {
+                let _ = writeln!(o, "may draw {n}");
+            }
+            14 | 15 => {
+                let var = ["c", "d"][depth.min(1)];
+                let side = r.pick(&["opponent.field", "field", "your.field", "opponent.hand"]);
+                let kind = if side.ends_with("hand") {
+                    "card"
+                } else {
+                    "character"
+                };
+                let _ = writeln!(
+                    o,
+                    "for each {var} in {kind} on {side} where {} {{",
+                    filter(r)
+                );
+                ind(o, depth + 1);
+                let body = if side.ends_with("hand") {
+                    r.pick(&["discard {v}", "exclude {v}"])
+                } else {
+                    r.pick(&[
+                        "destroy {v}",
+                        "{v}.attack += 1 until end_of_turn",
+                        "wake({v})",
+                        "exclude {v}",
+                        "{v} becomes sleep",
+                    ])
+                };
+                o.push_str(&body.replace("{v}", var));
+                o.push('\n');
+                ind(o, depth);
+                o.push_str("}\n");
+            }
+            16 => {
+                let _ = writeln!(o, "if count(character on your.field) >= {n} {{");
+                effect(r, o, budget - 1, depth + 1);
+                if r.chance(50) {
+                    ind(o, depth);
+                    let _ = writeln!(
+                        o,
+                        "}} else if count(card in your.hand) == {} {{",
+                        r.range(0, 2)
+                    );
+                    effect(r, o, budget - 1, depth + 1);
+                }
+                ind(o, depth);
+                o.push_str("} else {\n");
+                effect(r, o, budget - 1, depth + 1);
+                ind(o, depth);
+                o.push_str("}\n");
+            }
+            17 => {
+                o.push_str("may {\n");
+                effect(r, o, budget - 1, depth + 1);
+                effect(r, o, budget - 1, depth + 1);
+                ind(o, depth);
+                o.push_str("}\n");
+            }
+            18 => {
+                let _ = writeln!(o, "repeat {n} {{");
+                effect(r, o, budget - 1, depth + 1);
+                ind(o, depth);
+                o.push_str("}\n");
+            }
+            _ => {
+                o.push_str("choose one {\n");
+                for label in ["カードを引く", "ダメージを与える"].iter().take(2) {
+                    ind(o, depth + 1);
+                    let _ = writeln!(o, "option \"{label}\" {{");
+                    effect(r, o, budget - 1, depth + 2);
+                    ind(o, depth + 1);
+                    o.push_str("}\n");
+                }
+                ind(o, depth);
+                o.push_str("}\n");
+            }
+        }
+    }
+}
+
+// ───────────────────────────── phases ─────────────────────────────
+
+const MANIFEST: &str =
+    "name = \"bench\"\nversion = \"0.1.0\"\ngame = \"pmv\"\nrequires = [\"pmv\"]\n";
+
+fn pack_source(src: &str) -> PackSource {
+    PackSource {
+        dir: None,
+        manifest_path: "<bench>/pack.toml".into(),
+        manifest_text: Some(MANIFEST.into()),
+        files: vec![(
+            "<bench>/sets/generated.fuda".into(),
+            src.as_bytes().to_vec(),
+        )],
+        unreadable: Vec::new(),
+    }
+}
+
+/// Full compile of the generated pack in a fresh session (which also loads `cards/pmv`).
+fn full(ps: PackSource) -> Session {
+    let mut s = Session::new();
+    s.compile_source(ps).expect("the generated pack compiles");
+    s
+}
+
+/// The `pmv` dependency alone (read from `cards/pmv` and compiled), to separate it from `full`.
+fn pmv_only() -> Session {
+    let mut s = Session::new();
+    s.load_dir(std::path::Path::new("cards/pmv"))
+        .expect("cards/pmv loads");
+    s
+}
+
+/// The AST is returned so that it is freed outside the timing.
+fn parse(
+    src: &str,
+) -> (
+    Vec<fuda::parse::ParsedItem>,
+    Vec<fuda::diagnostic::Diagnostic>,
+) {
+    let mut diags = Vec::new();
+    let items = fuda::parse::parse_file(src, FileId(0), &mut diags);
+    (items, diags)
+}
+
+fn lex(src: &str) -> Vec<fuda::lex::Item> {
+    let mut diags = Vec::new();
+    fuda::lex::split(src, FileId(0), &mut diags)
+}
+
+/// The pest parser alone on every item (as `parse_file` does), with a walk that
+/// counts the pairs but builds nothing.
+fn pest_only(src: &str, items: &[(Rule, std::ops::Range<usize>)]) -> usize {
+    let mut n = 0;
+    for (rule, r) in items {
+        let pairs = FudaParser::parse(*rule, &src[r.clone()]).expect("the generated pack parses");
+        n += pairs.flatten().count();
+    }
+    n
+}
+
+fn items_of(src: &str) -> Vec<(Rule, std::ops::Range<usize>)> {
+    let mut diags = Vec::new();
+    fuda::lex::split(src, FileId(0), &mut diags)
+        .into_iter()
+        .map(|i| {
+            let rule = match i.kind {
+                fuda::lex::ItemKind::Game => Rule::item_game,
+                fuda::lex::ItemKind::Card => Rule::item_card,
+                fuda::lex::ItemKind::Decl => Rule::item_decl,
+            };
+            (rule, i.span.start..i.span.end)
+        })
+        .collect()
+}
+
+/// Best of `runs` timed runs of `f` (setup excluded, output dropped outside the timing).
+fn best<S, T>(runs: usize, mut setup: impl FnMut() -> S, mut f: impl FnMut(S) -> T) -> Duration {
+    let mut best = Duration::MAX;
+    for _ in 0..runs {
+        let input = setup();
+        let t = Instant::now();
+        let out = black_box(f(input));
+        let d = t.elapsed();
+        drop(out);
+        best = best.min(d);
+    }
+    best
+}
+
+fn summary(src: &str, json: &str, items: &[(Rule, std::ops::Range<usize>)]) {
+    let runs = 5;
+    let t_full = best(runs, || pack_source(src), full);
+    let t_pmv = best(runs, || (), |_| pmv_only());
+    let t_parse = best(runs, || (), |_| parse(src));
+    let t_lex = best(runs, || (), |_| lex(src));
+    let t_pest = best(runs, || (), |_| pest_only(src, items));
+    let t_json = best(
+        runs,
+        || (),
+        |_| serde_json::from_str::<fuda::ir::Pack>(json).expect("IR JSON reads back"),
+    );
+    let t_resolve = t_full.saturating_sub(t_parse).saturating_sub(t_pmv);
+    let rate = |d: Duration| CARDS as f64 / d.as_secs_f64();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    let mib = src.len() as f64 / (1024.0 * 1024.0);
+    eprintln!();
+    eprintln!("── fuda compile benchmark: {CARDS} generated PMV cards, {:.2} MiB source, {:.2} MiB IR JSON (best of {runs}) ──", mib, json.len() as f64 / (1024.0 * 1024.0));
+    let row = |name: &str, d: Duration| {
+        eprintln!(
+            "  {name:<34} {:>9.1} ms  {:>10.0} cards/s  {:>7.1} MiB/s",
+            ms(d),
+            rate(d),
+            mib / d.as_secs_f64()
+        )
+    };
+    row("full compile (Session)", t_full);
+    row("  pmv dependency (cards/pmv)", t_pmv);
+    row("  parse (lex + pest + AST build)", t_parse);
+    row("    lex pre-pass (lex::split)", t_lex);
+    row("    pest only (no AST, pair walk)", t_pest);
+    row(
+        "    AST build ≈ parse − lex − pest",
+        t_parse.saturating_sub(t_lex).saturating_sub(t_pest),
+    );
+    row("  resolve ≈ full − parse − pmv", t_resolve);
+    row("serde_json::from_str::<ir::Pack>", t_json);
+    eprintln!(
+        "  full / serde_json = {:.1}×   (target ≤ 4×; cards/s target ≥ 100000)",
+        t_full.as_secs_f64() / t_json.as_secs_f64()
+    );
+    eprintln!();
+}
+
+fn main() {
+    let src = gen::pack_source(CARDS, SEED);
+    let items = items_of(&src);
+
+    // Compile once: check the pack is sound and produce the JSON baseline.
+    let session = full(pack_source(&src));
+    let pack = session
+        .packs
+        .iter()
+        .find(|p| p.pack.name == "bench")
+        .expect("the bench pack compiled");
+    let errors: Vec<_> = session.diags.iter().filter(|d| d.is_error()).collect();
+    let bench_file = fuda::pack::file_id(&session.sources, "<bench>/sets/generated.fuda");
+    let own_errors = errors
+        .iter()
+        .filter(|d| Some(d.primary.file) == bench_file)
+        .count();
+    eprintln!(
+        "generated pack: {} cards compiled of {CARDS}, {} diagnostics ({} errors, {} in the generated file)",
+        pack.pack.cards.len(),
+        session.diags.len(),
+        errors.len(),
+        own_errors
+    );
+    if own_errors > 0 {
+        let mut seen = std::collections::BTreeMap::new();
+        for d in errors.iter().filter(|d| Some(d.primary.file) == bench_file) {
+            *seen.entry(d.message.clone()).or_insert(0usize) += 1;
+        }
+        for (m, n) in seen.iter().take(12) {
+            eprintln!("  {n:>6} × {m}");
+        }
+    }
+    let json = serde_json::to_string(&pack.pack).expect("IR serializes");
+    drop(session);
+
+    summary(&src, &json, &items);
+
+    let mut c = Criterion::default()
+        .sample_size(10)
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(4))
+        .configure_from_args();
+    {
+        let mut g = c.benchmark_group("compile_10k");
+        g.throughput(Throughput::Elements(CARDS as u64));
+        // Iterations take 0.05–1 s: flat sampling keeps 10 samples within a few seconds each.
+        g.sampling_mode(SamplingMode::Flat);
+        g.bench_function("full", |b| {
+            b.iter_batched(|| pack_source(&src), full, BatchSize::PerIteration)
+        });
+        g.bench_function("pmv_dependency", |b| {
+            b.iter_batched(|| (), |_| pmv_only(), BatchSize::PerIteration)
+        });
+        g.bench_function("parse", |b| {
+            b.iter_batched(|| (), |_| parse(black_box(&src)), BatchSize::PerIteration)
+        });
+        g.bench_function("lex", |b| {
+            b.iter_batched(|| (), |_| lex(black_box(&src)), BatchSize::PerIteration)
+        });
+        g.bench_function("pest_only", |b| {
+            b.iter_batched(
+                || (),
+                |_| pest_only(black_box(&src), &items),
+                BatchSize::PerIteration,
+            )
+        });
+        g.bench_function("serde_json_ir", |b| {
+            b.iter_batched(
+                || (),
+                |_| {
+                    serde_json::from_str::<fuda::ir::Pack>(black_box(&json))
+                        .expect("IR JSON reads back")
+                },
+                BatchSize::PerIteration,
+            )
+        });
+        g.finish();
+    }
+    c.final_summary();
+}
