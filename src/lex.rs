@@ -291,13 +291,14 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             // Prefix words and choices nest in the parser without brackets; bound
             // how many follow one another before a statement boundary.
             let word = tok == Token::Ident;
-            let keyword = word && is_keyword(text);
-            let connector = word && CONNECTORS.contains(&text);
+            let class = if word { classify(text) } else { 0 };
+            let keyword = class & word::KEYWORD != 0;
+            let connector = class & word::CONNECTOR != 0;
             // An operand right after another at the statement's own level (`destroy t  draw -1`)
             // ends the expression before it: nothing before it can nest deeper.
             let at_base = stack.last().is_none_or(|(c, _, _)| *c == '{');
             let starts = matches!(tok, Token::Integer | Token::String)
-                || (word && !connector && !INFIX_WORDS.contains(&text));
+                || (word && !connector && class & word::INFIX == 0);
             if at_base && prev_ends && starts && quantity_pending.is_none() && !after_quantity {
                 chain = 0;
             }
@@ -324,7 +325,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
                     ));
                     item_ok = false;
                 }
-            } else if matches!(text, "{" | "}" | ";") || (word && STATEMENT_WORDS.contains(&text)) {
+            } else if matches!(text, "{" | "}" | ";") || class & word::STATEMENT != 0 {
                 chain = 0;
                 quantity_pending = None;
             }
@@ -374,8 +375,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             // What a following `-` (binary after an operand) and boundary test see.
             prev_operand =
                 matches!(tok, Token::Integer | Token::String | Token::Close) || (word && !keyword);
-            prev_ends =
-                (prev_operand && !connector) || (keyword && OPERAND_KEYWORDS.contains(&text));
+            prev_ends = (prev_operand && !connector) || class & word::OPERAND != 0;
         }
         prev_word = Some(text);
         close_item(&mut items, span.end, item_ok);
@@ -387,49 +387,82 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
     items
 }
 
-/// Words that start a statement: a nesting chain cannot cross them.
-const STATEMENT_WORDS: &[&str] = &[
-    "let",
-    "if",
-    "else",
-    "for",
-    "repeat",
-    "may",
-    "move",
-    "attach",
-    "clear",
-    "grant",
-    "remove",
-    "reveal",
-    "look",
-    "shuffle",
-    "negate",
-    "cancel",
-    "treat",
-    "emit",
-    "win",
-    "lose",
-    "draw_game",
-    "flip",
-    "simultaneously",
-];
+/// What a word is to the pre-pass, as bit flags: one `match` instead of a scan of each list.
+mod word {
+    pub const KEYWORD: u8 = 1;
+    pub const STATEMENT: u8 = 2;
+    pub const CONNECTOR: u8 = 4;
+    pub const INFIX: u8 = 8;
+    pub const OPERAND: u8 = 16;
+}
 
-/// Words that join the parts of one expression (`card in hand`, `up to 2`, `top 1 of deck`).
-const CONNECTORS: &[&str] = &[
-    "on", "in", "from", "of", "to", "up", "any", "number", "top", "bottom", "declare",
-];
-
-/// Infix operators written as words.
-const INFIX_WORDS: &[&str] = &["and", "or", "where", "contains", "has", "is"];
-
-/// Reserved words that are operands.
-const OPERAND_KEYWORDS: &[&str] = &[
-    "this", "it", "you", "your", "opponent", "true", "false", "each",
-];
+fn classify(w: &str) -> u8 {
+    use word::*;
+    match w {
+        "and" => KEYWORD | INFIX,
+        "any" => CONNECTOR,
+        "attach" => KEYWORD | STATEMENT,
+        "becomes" => KEYWORD,
+        "bottom" => KEYWORD | CONNECTOR,
+        "cancel" => KEYWORD | STATEMENT,
+        "choose" => KEYWORD,
+        "clear" => KEYWORD | STATEMENT,
+        "contains" => KEYWORD | INFIX,
+        "declare" => KEYWORD | CONNECTOR,
+        "draw_game" => KEYWORD | STATEMENT,
+        "each" => KEYWORD | OPERAND,
+        "else" => KEYWORD | STATEMENT,
+        "emit" => KEYWORD | STATEMENT,
+        "false" => KEYWORD | OPERAND,
+        "flip" => KEYWORD | STATEMENT,
+        "for" => KEYWORD | STATEMENT,
+        "from" => KEYWORD | CONNECTOR,
+        "grant" => KEYWORD | STATEMENT,
+        "has" => KEYWORD | INFIX,
+        "if" => KEYWORD | STATEMENT,
+        "in" => CONNECTOR,
+        "instead" => KEYWORD,
+        "is" => KEYWORD | INFIX,
+        "it" => KEYWORD | OPERAND,
+        "let" => KEYWORD | STATEMENT,
+        "look" => KEYWORD | STATEMENT,
+        "lose" => KEYWORD | STATEMENT,
+        "may" => KEYWORD | STATEMENT,
+        "move" => KEYWORD | STATEMENT,
+        "negate" => KEYWORD | STATEMENT,
+        "not" => KEYWORD,
+        "number" => CONNECTOR,
+        "of" => CONNECTOR,
+        "on" => CONNECTOR,
+        "opponent" => KEYWORD | OPERAND,
+        "or" => KEYWORD | INFIX,
+        "remove" => KEYWORD | STATEMENT,
+        "repeat" => KEYWORD | STATEMENT,
+        "reveal" => KEYWORD | STATEMENT,
+        "search" => KEYWORD,
+        "shuffle" => KEYWORD | STATEMENT,
+        "simultaneously" => KEYWORD | STATEMENT,
+        "target" => KEYWORD,
+        "this" => KEYWORD | OPERAND,
+        "to" => CONNECTOR,
+        "top" => KEYWORD | CONNECTOR,
+        "treat" => KEYWORD | STATEMENT,
+        "true" => KEYWORD | OPERAND,
+        "until" => KEYWORD,
+        "up" => CONNECTOR,
+        "when" => KEYWORD,
+        "where" => KEYWORD | INFIX,
+        "while" => KEYWORD,
+        "win" => KEYWORD | STATEMENT,
+        "you" => KEYWORD | OPERAND,
+        "your" => KEYWORD | OPERAND,
+        _ => 0,
+    }
+}
 
 /// True for the reserved words of the grammar (they are never operands).
-pub fn is_keyword(word: &str) -> bool {
-    KEYWORDS.contains(&word)
+pub fn is_keyword(w: &str) -> bool {
+    classify(w) & word::KEYWORD != 0
 }
 
 /// The reserved words; `grammar/fuda.pest` (rule `keyword`) lists the same.
@@ -546,4 +579,32 @@ fn too_deep(file: FileId, span: Span, what: &str, limit: usize) -> Diagnostic {
         "too deep from here on",
     )
     .with_help("split the effect into smaller steps (let-bindings, verbs)")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_reserved_word_is_classified_as_one() {
+        for w in KEYWORDS {
+            assert!(is_keyword(w), "{w}");
+        }
+        assert!(!is_keyword("draw"));
+        assert!(!is_keyword("on"));
+    }
+
+    #[test]
+    fn the_grammar_reserves_the_same_words() {
+        use crate::parse::{FudaParser, Rule};
+        use pest::Parser;
+        for w in KEYWORDS {
+            let whole = FudaParser::parse(Rule::keyword, w).is_ok_and(|p| p.as_str() == *w);
+            assert!(whole, "the grammar's `keyword` rule does not reserve `{w}`");
+            assert!(FudaParser::parse(Rule::ident, w).is_err(), "`{w}` parses as a name");
+        }
+        for w in ["draw", "on", "card", "event", "yours", "iff", "top_card"] {
+            assert!(FudaParser::parse(Rule::ident, w).is_ok_and(|p| p.as_str() == w), "`{w}` is not a name");
+        }
+    }
 }
