@@ -505,9 +505,9 @@ mod tests {
         assert_eq!(edit_distance("atacks", "attacks"), 1);
         assert_eq!(closest("pvm", ["pm", "pmv", "ws"]), Some("pmv"));
         assert_eq!(
-            closest("undrworld", ["underworld", "field"]),
-            Some("underworld")
+            closest("gravyard", ["graveyard", "library"]),
+            Some("graveyard")
         );
-        assert_eq!(closest("xyz", ["underworld"]), None);
+        assert_eq!(closest("xyz", ["graveyard"]), None);
     }
 }

@@ -601,10 +601,16 @@ mod tests {
         for w in KEYWORDS {
             let whole = FudaParser::parse(Rule::keyword, w).is_ok_and(|p| p.as_str() == *w);
             assert!(whole, "the grammar's `keyword` rule does not reserve `{w}`");
-            assert!(FudaParser::parse(Rule::ident, w).is_err(), "`{w}` parses as a name");
+            assert!(
+                FudaParser::parse(Rule::ident, w).is_err(),
+                "`{w}` parses as a name"
+            );
         }
         for w in ["draw", "on", "card", "event", "yours", "iff", "top_card"] {
-            assert!(FudaParser::parse(Rule::ident, w).is_ok_and(|p| p.as_str() == w), "`{w}` is not a name");
+            assert!(
+                FudaParser::parse(Rule::ident, w).is_ok_and(|p| p.as_str() == w),
+                "`{w}` is not a name"
+            );
         }
     }
 }

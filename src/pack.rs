@@ -431,7 +431,7 @@ impl Session {
                 .map_or(Span::default(), |(_, s)| s);
             self.diags.push(
                 Diagnostic::error(codes::PACK_GAME_HEADER, id, first, "a fuda file starts with the game it is written for", "no `game` line before this")
-                    .with_help("start the file with `game pmv` (or the id of its game), or put it in a pack folder"),
+                    .with_help("start the file with `game <id>`, the id of the game it is written for, or put it in a pack folder"),
             );
             return None;
         };
@@ -539,7 +539,7 @@ impl Session {
                     .unwrap_or_default();
                 self.diags.push(
                     Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("invalid pack.toml: {}", e.message()), "here")
-                        .with_help("a pack.toml holds strings: `name = \"my_pack\"`, `version = \"0.1.0\"`, `game = \"pmv\"`, and optionally `requires = [\"pmv\"]` and `description = \"…\"`"),
+                        .with_help("a pack.toml holds strings: `name = \"my_pack\"`, `version = \"0.1.0\"`, `game = \"<game id>\"`, and optionally `requires = [\"<pack>\"]` and `description = \"…\"`"),
                 );
                 None
             }
