@@ -26,11 +26,6 @@ const ERRORS: &str = "tests/errors";
 /// Codes that no file in `tests/errors/` can trigger, with the reason.
 const NOT_COVERABLE: &[(&str, &str)] = &[];
 
-/// Entries whose diagnostics are not the same from one run to the next: their
-/// snapshot is not asserted until the compiler is fixed (they are still checked
-/// by every other test). Remove an entry once its diagnostics are stable.
-const UNSTABLE: &[(&str, &str)] = &[];
-
 /// Entries whose diagnostics are warnings only (every other entry must yield an error).
 const WARNINGS_ONLY: &[&str] = &["unused_let.fuda", "unknown_card_name.fuda"];
 
@@ -144,9 +139,6 @@ fn snapshot() {
     let mut failed = Vec::new();
     for p in entries() {
         let c = case(&p);
-        if UNSTABLE.iter().any(|(n, _)| *n == c.name) {
-            continue;
-        }
         let result = std::panic::catch_unwind(|| {
             insta::with_settings!({
                 snapshot_path => "snapshots/diagnostics",
