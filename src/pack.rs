@@ -95,6 +95,18 @@ impl PackSource {
         })
     }
 
+    /// A lone file given as bytes (an editor buffer, a test): checked as `lone_file` checks one
+    /// read from disk.
+    pub fn in_memory(path: &str, bytes: Vec<u8>) -> PackSource {
+        PackSource {
+            dir: None,
+            manifest_path: path.to_string(),
+            manifest_text: None,
+            files: vec![(path.to_string(), bytes)],
+            unreadable: Vec::new(),
+        }
+    }
+
     /// A lone file outside any pack.
     pub fn lone_file(path: &Path) -> std::io::Result<PackSource> {
         let bytes = std::fs::read(path)?;

@@ -18,15 +18,9 @@ use std::process::Command;
 const STACK: usize = 256 << 20;
 const N: usize = 100_000;
 
-/// A lone in-memory file, as `PackSource::lone_file` reads one from disk.
+/// A lone in-memory file.
 fn lone(path: &str, bytes: Vec<u8>) -> PackSource {
-    PackSource {
-        dir: None,
-        manifest_path: path.to_string(),
-        manifest_text: None,
-        files: vec![(path.to_string(), bytes)],
-        unreadable: Vec::new(),
-    }
+    PackSource::in_memory(path, bytes)
 }
 
 /// A small self-contained ruleset, so the cases depend on no shipped pack.

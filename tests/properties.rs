@@ -16,15 +16,9 @@ use std::cell::{Cell, RefCell};
 
 const STACK: usize = 256 << 20;
 
-/// A lone in-memory file, as `PackSource::lone_file` reads one from disk.
+/// A lone in-memory file.
 fn lone(path: &str, bytes: Vec<u8>) -> PackSource {
-    PackSource {
-        dir: None,
-        manifest_path: path.to_string(),
-        manifest_text: None,
-        files: vec![(path.to_string(), bytes)],
-        unreadable: Vec::new(),
-    }
+    PackSource::in_memory(path, bytes)
 }
 
 /// A small self-contained ruleset and a valid card for it.

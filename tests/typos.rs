@@ -88,13 +88,7 @@ fn every_name_typo_in_shipped_cards_is_caught_at_the_token() {
                 tried += 1;
                 let before = session.diags.len();
                 let name = format!("typo_{tried}.fuda");
-                session.compile_source(PackSource {
-                    dir: None,
-                    manifest_path: name.clone(),
-                    manifest_text: None,
-                    files: vec![(name, mutated.into_bytes())],
-                    unreadable: Vec::new(),
-                });
+                session.compile_source(PackSource::in_memory(&name, mutated.into_bytes()));
                 let new = &session.diags[before..];
                 let hit = new.iter().any(|d| {
                     d.is_error()

@@ -196,19 +196,8 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         Rule::paren | Rule::expr_atom => {
             return build(b, children(pair).next().expect("grammar: inner"))
         }
-        Rule::expr_zone => {
-            let mut it = pair.into_inner();
-            let mut e = primary(b, it.next().expect("grammar: zone base"));
-            for p in it {
-                let name = b.ident(p.into_inner().next().expect("grammar: member"));
-                let span = e.span.to(name.span);
-                e = Expr {
-                    kind: ExprKind::Member(Box::new(e), name),
-                    span,
-                };
-            }
-            return e;
-        }
+        // `expr_zone` has the shape of `expr_postfix`: a base, then member accesses.
+        Rule::expr_zone => return postfix(b, pair),
         Rule::pair => {
             let s = pair.as_str();
             let (a, c) = s.split_once('/').unwrap_or((s, "_"));
