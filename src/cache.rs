@@ -14,12 +14,11 @@ use crate::source::{FileId, Span};
 use serde::{Deserialize, Serialize};
 use std::path::PathBuf;
 
-/// What identifies this compiler build in cache keys.
-const COMPILER_FINGERPRINT: &str = concat!(
-    env!("CARGO_PKG_VERSION"),
-    "/",
-    include_str!("../grammar/fuda.pest")
-);
+/// What identifies this compiler build in cache keys: its version and a hash of its own
+/// sources and grammar (computed by `build.rs`), so an entry written by any other build — a
+/// fixed checker, a changed IR type — is never read back.
+const COMPILER_FINGERPRINT: &str =
+    concat!(env!("CARGO_PKG_VERSION"), "/", env!("FUDA_SOURCE_HASH"));
 
 /// A cache folder.
 #[derive(Debug, Clone)]
