@@ -137,23 +137,14 @@ fn run(cli: Cli) -> u8 {
         }
         Command::Compile { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path));
-            let code = report(&s, &common);
-            if s.error_count() > 0 {
-                return 1;
-            }
-            let Some(pack) = target_pack(&s) else {
-                return code;
+            let (pack, code) = match checked_pack(&s, &common) {
+                Ok(found) => found,
+                Err(code) => return code,
             };
             let json = match &card {
-                Some(name) => match find_card(pack, name) {
-                    Some(c) => serde_json::to_string_pretty(c),
-                    None => {
-                        eprintln!(
-                            "error: no card named or numbered `{name}` in pack `{}`",
-                            pack.name
-                        );
-                        return 1;
-                    }
+                Some(key) => match card_in(pack, key) {
+                    Ok(c) => serde_json::to_string_pretty(c),
+                    Err(code) => return code,
                 },
                 None => serde_json::to_string_pretty(pack),
             };
@@ -162,19 +153,11 @@ fn run(cli: Cli) -> u8 {
         }
         Command::Explain { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path));
-            let code = report(&s, &common);
-            if s.error_count() > 0 {
-                return 1;
-            }
-            let Some(pack) = target_pack(&s) else {
-                return code;
-            };
-            let Some(c) = find_card(pack, &card) else {
-                eprintln!(
-                    "error: no card named or numbered `{card}` in pack `{}`",
-                    pack.name
-                );
-                return 1;
+            let (c, code) = match checked_pack(&s, &common)
+                .and_then(|(pack, code)| Ok((card_in(pack, &card)?, code)))
+            {
+                Ok(found) => found,
+                Err(code) => return code,
             };
             if common.format == Format::Json {
                 let doc = serde_json::json!({ "card": c, "outline": fuda::explain::card(c) });
@@ -186,6 +169,27 @@ fn run(cli: Cli) -> u8 {
             code
         }
     }
+}
+
+/// Reports the diagnostics of `compile`/`explain` and gives the pack the path names with the
+/// exit code so far; `Err(exit code)` when there are errors or no pack.
+fn checked_pack<'s>(s: &'s Session, common: &CommonArgs) -> Result<(&'s fuda::ir::Pack, u8), u8> {
+    let code = report(s, common);
+    if s.error_count() > 0 {
+        return Err(1);
+    }
+    target_pack(s).map(|p| (p, code)).ok_or(code)
+}
+
+/// The card of `pack` with this name or number, or exit code 1 after saying there is none.
+fn card_in<'p>(pack: &'p fuda::ir::Pack, key: &str) -> Result<&'p fuda::ir::Card, u8> {
+    find_card(pack, key).ok_or_else(|| {
+        eprintln!(
+            "error: no card named or numbered `{key}` in pack `{}`",
+            pack.name
+        );
+        1
+    })
 }
 
 fn plural(n: usize) -> &'static str {

@@ -214,16 +214,14 @@ impl Session {
                 .filter(|d| d.join("pack.toml").exists())
                 .collect();
             if packs.is_empty() {
-                let id = self.sources.add(SourceFile::new(display(path), ""));
+                let d = self.whole_file_error(
+                    &display(path),
+                    codes::PACK_NO_SOURCE,
+                    format!("`{}` holds no pack", display(path)),
+                    "no pack.toml here or in its folders",
+                );
                 self.diags.push(
-                    Diagnostic::error(
-                        codes::PACK_NO_SOURCE,
-                        id,
-                        Span::default(),
-                        format!("`{}` holds no pack", display(path)),
-                        "no pack.toml here or in its folders",
-                    )
-                    .with_help("a pack is a folder with a `pack.toml`; or pass `.fuda` files"),
+                    d.with_help("a pack is a folder with a `pack.toml`; or pass `.fuda` files"),
                 );
             }
             for p in packs {
@@ -242,26 +240,38 @@ impl Session {
                 },
             }
         } else {
-            let id = self.sources.add(SourceFile::new(display(path), ""));
-            self.diags.push(Diagnostic::error(
+            let d = self.whole_file_error(
+                &display(path),
                 codes::PACK_NO_SOURCE,
-                id,
-                Span::default(),
                 format!("`{}` does not exist", display(path)),
                 "no such file or folder",
-            ));
+            );
+            self.diags.push(d);
         }
     }
 
     fn io_error(&mut self, path: &Path, e: &std::io::Error) {
-        let id = self.sources.add(SourceFile::new(display(path), ""));
-        self.diags.push(Diagnostic::error(
+        let path = display(path);
+        let d = self.whole_file_error(
+            &path,
             codes::SOURCE_IO,
-            id,
-            Span::default(),
-            format!("cannot read `{}`: {e}", display(path)),
+            format!("cannot read `{path}`: {e}"),
             "unreadable",
-        ));
+        );
+        self.diags.push(d);
+    }
+
+    /// An error about a file or folder as a whole (missing, unreadable): it is registered
+    /// with no text, so the diagnostic names it without an excerpt.
+    fn whole_file_error(
+        &mut self,
+        path: &str,
+        code: crate::diagnostic::Code,
+        message: String,
+        label: &str,
+    ) -> Diagnostic {
+        let id = self.sources.add(SourceFile::new(path.to_string(), ""));
+        Diagnostic::error(code, id, Span::default(), message, label)
     }
 
     /// Loads and compiles the pack in `dir` (once).
@@ -308,14 +318,13 @@ impl Session {
         }
         let file_count = src.files.len() as u32;
         for (path, reason) in &src.unreadable {
-            let id = self.sources.add(SourceFile::new(path.clone(), ""));
-            self.diags.push(Diagnostic::error(
+            let d = self.whole_file_error(
+                path,
                 codes::SOURCE_IO,
-                id,
-                Span::default(),
                 format!("cannot read `{path}`: {reason}"),
                 "unreadable",
-            ));
+            );
+            self.diags.push(d);
             valid = false;
         }
         let meta = match &src.manifest_text {

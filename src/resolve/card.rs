@@ -2,7 +2,7 @@
 //! ability against its kind.
 
 use super::scope::{Ctx, Ty};
-use super::symbols::{Callable, Symbols};
+use super::symbols::Callable;
 use crate::ast::{self, Clause, FieldValue};
 use crate::diagnostic::{codes, did_you_mean, Diagnostic, Label};
 use crate::ir::{self, FieldType, Type, Value};
@@ -77,11 +77,7 @@ impl<'a> Ctx<'a> {
                                 "card type",
                                 &k.name.name,
                                 k.name.span,
-                                self.sym
-                                    .card_types
-                                    .keys()
-                                    .map(String::as_str)
-                                    .collect::<Vec<_>>(),
+                                self.sym.card_types.keys().map(String::as_str),
                             );
                             None
                         }
@@ -434,11 +430,7 @@ impl<'a> Ctx<'a> {
                     "attribute",
                     &w.name,
                     w.span,
-                    self.sym
-                        .attributes
-                        .keys()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
+                    self.sym.attributes.keys().map(String::as_str),
                 ),
             }
         }
@@ -567,11 +559,7 @@ impl<'a> Ctx<'a> {
                         "zone",
                         &z.name,
                         z.span,
-                        self.sym
-                            .zones
-                            .keys()
-                            .map(String::as_str)
-                            .collect::<Vec<_>>(),
+                        self.sym.zones.keys().map(String::as_str),
                     ),
                 },
                 _ => {}
@@ -585,17 +573,7 @@ impl<'a> Ctx<'a> {
     }
 
     fn trigger(&mut self, t: &ast::Trigger, out: &mut ir::Ability) -> Option<&'a Callable> {
-        let sym: &'a Symbols = self.sym;
-        let Some(ev) = sym.events.get(&t.event.name) else {
-            self.unknown(
-                codes::RESOLVE_UNKNOWN_EVENT,
-                "event",
-                &t.event.name,
-                t.event.span,
-                sym.events.keys().map(String::as_str).collect::<Vec<_>>(),
-            );
-            return None;
-        };
+        let ev = self.event_named(&t.event)?;
         let mut when = BTreeMap::new();
         if let Some(subject) = &t.subject {
             match ev.params.first() {

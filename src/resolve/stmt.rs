@@ -1,7 +1,7 @@
 //! Checking statements: verbs, moves, modifications and control flow.
 
 use super::scope::{Ctx, Ty};
-use super::symbols::Callable;
+use super::symbols::{Callable, Symbols};
 use crate::ast::{self, StmtKind};
 use crate::diagnostic::{codes, did_you_mean, Diagnostic};
 use crate::ir::{self, Duration, Expr, Stmt, Type};
@@ -16,7 +16,7 @@ fn duration_span(d: &ast::Duration) -> Span {
     }
 }
 
-impl Ctx<'_> {
+impl<'a> Ctx<'a> {
     /// Checks a block in its own scope.
     pub fn block(&mut self, b: &ast::Block) -> Vec<Stmt> {
         self.push();
@@ -41,11 +41,7 @@ impl Ctx<'_> {
                         "moment",
                         &m.name,
                         m.span,
-                        self.sym
-                            .moments
-                            .keys()
-                            .map(String::as_str)
-                            .collect::<Vec<_>>(),
+                        self.sym.moments.keys().map(String::as_str),
                     );
                     Duration::Default
                 }
@@ -55,16 +51,16 @@ impl Ctx<'_> {
     }
 
     /// The declared event of this name, or a diagnostic with a did-you-mean.
-    pub(super) fn event_named(&mut self, ev: &ast::Ident) -> Option<Callable> {
-        let found = self.sym.events.get(&ev.name).cloned();
+    pub(super) fn event_named(&mut self, ev: &ast::Ident) -> Option<&'a Callable> {
+        let sym: &'a Symbols = self.sym;
+        let found = sym.events.get(&ev.name);
         if found.is_none() {
-            let names: Vec<&str> = self.sym.events.keys().map(String::as_str).collect();
             self.unknown(
                 codes::RESOLVE_UNKNOWN_EVENT,
                 "event",
                 &ev.name,
                 ev.span,
-                names,
+                sym.events.keys().map(String::as_str),
             );
         }
         found
@@ -78,11 +74,7 @@ impl Ctx<'_> {
                 "keyword",
                 &k.name.name,
                 k.name.span,
-                self.sym
-                    .keywords
-                    .keys()
-                    .map(String::as_str)
-                    .collect::<Vec<_>>(),
+                self.sym.keywords.keys().map(String::as_str),
             );
             return None;
         };
@@ -283,11 +275,7 @@ impl Ctx<'_> {
                                     "state",
                                     &st.name,
                                     st.span,
-                                    self.sym
-                                        .states
-                                        .keys()
-                                        .map(String::as_str)
-                                        .collect::<Vec<_>>(),
+                                    self.sym.states.keys().map(String::as_str),
                                 );
                                 None
                             }
@@ -413,7 +401,7 @@ impl Ctx<'_> {
                 body: self.block(b),
             },
             StmtKind::Cancel(ev, of) => {
-                let event = self.event_named(ev)?.id;
+                let event = self.event_named(ev)?.id.clone();
                 let subject = of.as_ref().map(|e| self.expr(e).0);
                 Stmt::Cancel { event, subject }
             }
@@ -425,11 +413,7 @@ impl Ctx<'_> {
                         "card type",
                         &ty.name,
                         ty.span,
-                        self.sym
-                            .card_types
-                            .keys()
-                            .map(String::as_str)
-                            .collect::<Vec<_>>(),
+                        self.sym.card_types.keys().map(String::as_str),
                     );
                     return None;
                 };
@@ -476,9 +460,9 @@ impl Ctx<'_> {
             }
             StmtKind::Emit(ev, args) => {
                 let event = self.event_named(ev)?;
-                let args = self.args(&event, &format!("event `{}`", ev.name), args, s.span);
+                let args = self.args(event, &format!("event `{}`", ev.name), args, s.span);
                 Stmt::Emit {
-                    event: event.id,
+                    event: event.id.clone(),
                     args,
                 }
             }
@@ -550,11 +534,7 @@ impl Ctx<'_> {
                             "layer",
                             &l.name,
                             l.span,
-                            self.sym
-                                .layers
-                                .keys()
-                                .map(String::as_str)
-                                .collect::<Vec<_>>(),
+                            self.sym.layers.keys().map(String::as_str),
                         );
                         return None;
                     }
@@ -772,11 +752,7 @@ impl Ctx<'_> {
                     "stat",
                     &stat_name.name,
                     stat_name.span,
-                    self.sym
-                        .stats
-                        .keys()
-                        .map(String::as_str)
-                        .collect::<Vec<_>>(),
+                    self.sym.stats.keys().map(String::as_str),
                 );
                 return None;
             };
