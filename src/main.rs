@@ -148,7 +148,7 @@ fn run(cli: Cli) -> u8 {
                 },
                 None => serde_json::to_string_pretty(pack),
             };
-            println!("{}", json.unwrap_or_default());
+            print_out(&json.unwrap_or_default());
             code
         }
         Command::Explain { path, card, common } => {
@@ -161,10 +161,10 @@ fn run(cli: Cli) -> u8 {
             };
             if common.format == Format::Json {
                 let doc = serde_json::json!({ "card": c, "outline": fuda::explain::card(c) });
-                println!("{}", serde_json::to_string_pretty(&doc).unwrap_or_default());
+                print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
             } else {
-                println!("{}", fuda::explain::card(c));
-                println!("{}", serde_json::to_string_pretty(c).unwrap_or_default());
+                print_out(&fuda::explain::card(c));
+                print_out(&serde_json::to_string_pretty(c).unwrap_or_default());
             }
             code
         }
@@ -190,6 +190,12 @@ fn card_in<'p>(pack: &'p fuda::ir::Pack, key: &str) -> Result<&'p fuda::ir::Card
         );
         1
     })
+}
+
+/// Writes a line to stdout. A closed pipe (`fuda compile … | head`) is not an error of
+/// ours: the rest of the output is simply not wanted, so write errors are ignored.
+fn print_out(text: &str) {
+    let _ = writeln!(std::io::stdout().lock(), "{text}");
 }
 
 fn plural(n: usize) -> &'static str {
