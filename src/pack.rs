@@ -354,7 +354,7 @@ impl Session {
         }
         self.in_progress.push(meta.name.clone());
         let mut deps = Vec::new();
-        for req in &meta.requires {
+        for (at, req) in meta.requires.iter().enumerate() {
             match self.require(req, src.dir.as_deref()) {
                 Some(i) => deps.push(i),
                 // A cycle was reported where it closed.
@@ -362,7 +362,7 @@ impl Session {
                 None => {
                     let (file, span) = meta
                         .requires_at
-                        .get(deps.len())
+                        .get(at)
                         .copied()
                         .or(meta.manifest)
                         .unwrap_or((decoded.first().copied().unwrap_or(base), Span::default()));
