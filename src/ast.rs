@@ -84,6 +84,36 @@ pub enum Decl {
     Deck(Vec<DeckRule>, Span),
     /// `durations until <moment>`: how long an effect lasts when its text says nothing.
     Durations(Ident),
+    /// `setup { … }`: the span of the word `setup`, then the body.
+    Setup(Span, Block),
+    /// `turn { … }`: the span of the word `turn`, then the body.
+    Turn(Span, Block),
+    /// `action name "label" [for x in cards] [if condition] { … }`.
+    Action(Box<ActionDecl>),
+    /// `rule name "label" { … }`.
+    Rule(RuleDecl),
+}
+
+/// `action attack "攻撃" for c in character on your.field if … { … }`.
+#[derive(Debug, Clone)]
+pub struct ActionDecl {
+    /// Name and label.
+    pub named: Named,
+    /// `for <var> in <cards>`: the card variable and its candidates.
+    pub each: Option<(Ident, Expr)>,
+    /// `if <condition>`.
+    pub condition: Option<Expr>,
+    /// The body.
+    pub body: Block,
+}
+
+/// `rule defeat "敗北" { … }`.
+#[derive(Debug, Clone)]
+pub struct RuleDecl {
+    /// Name and label.
+    pub named: Named,
+    /// The body.
+    pub body: Block,
 }
 
 /// A declared name with its display label.
@@ -204,6 +234,8 @@ pub struct EventDecl {
     pub named: Named,
     /// Payload parameters.
     pub params: Vec<Param>,
+    /// `= move|enter|leave`: its core meaning, if any.
+    pub core: Option<Ident>,
 }
 
 /// A verb or procedure: parameters and a body.
@@ -430,8 +462,40 @@ pub enum StmtKind {
     Becomes(Expr, Ident, Option<Duration>),
     /// `e.member op value [duration] [in layer l]`.
     Modify(Modify),
+    /// `phase name "label" { … }` (the top level of `turn` only).
+    Phase(Named, Block),
+    /// `window [chain] players { entry, … }`.
+    Window(Window),
+    /// `chain { … }`.
+    Chain(Block),
+    /// `resolve kind of cards`.
+    Resolve(Ident, Expr),
+    /// `check`.
+    Check,
+    /// `reach moment`.
+    Reach(Ident),
     /// `verb args [duration]`.
     Call(Ident, Vec<Arg>, Option<Duration>),
+}
+
+/// `window [chain] players { entry, … }`.
+#[derive(Debug, Clone)]
+pub struct Window {
+    /// Who may act, in priority order (a player or a list of players).
+    pub players: Expr,
+    /// `window chain`: it holds a response chain.
+    pub chain: bool,
+    /// What it offers.
+    pub entries: Vec<WindowEntry>,
+}
+
+/// `name` or `name with attribute` in a window.
+#[derive(Debug, Clone)]
+pub struct WindowEntry {
+    /// An action or an ability kind.
+    pub name: Ident,
+    /// `with <attribute>`.
+    pub with: Option<Ident>,
 }
 
 /// Where and how a moved card arrives.

@@ -112,6 +112,11 @@ fn duration(d: &Duration) -> String {
     }
 }
 
+/// A readable outline of statements (prompts and logs show their first line).
+pub fn outline_stmts(out: &mut String, list: &[Stmt]) {
+    stmts(out, list, 0);
+}
+
 fn stmts(out: &mut String, list: &[Stmt], depth: usize) {
     for s in list {
         stmt(out, s, depth);
@@ -302,6 +307,47 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
                 .to_lowercase_ascii_words(),
             );
         }
+        Stmt::Phase { phase, body } => {
+            line(out, d, &format!("phase {}:", short(phase)));
+            stmts(out, body, d + 1);
+        }
+        Stmt::Window {
+            players,
+            chain,
+            entries,
+        } => {
+            let offers: Vec<String> = entries
+                .iter()
+                .map(|e| match e {
+                    WindowEntry::Action(a) => short(a).to_string(),
+                    WindowEntry::Abilities { kind, attribute } => match attribute {
+                        Some(a) => format!("{} abilities with {}", short(kind), short(a)),
+                        None => format!("{} abilities", short(kind)),
+                    },
+                })
+                .collect();
+            line(
+                out,
+                d,
+                &format!(
+                    "{} window for {}: {}",
+                    if *chain { "a chain" } else { "a" },
+                    expr(players),
+                    offers.join(", ")
+                ),
+            );
+        }
+        Stmt::Chain { body } => {
+            line(out, d, "put on the chain:");
+            stmts(out, body, d + 1);
+        }
+        Stmt::Resolve { kind, cards } => line(
+            out,
+            d,
+            &format!("resolve the {} text of {}", short(kind), expr(cards)),
+        ),
+        Stmt::Check => line(out, d, "check rules and pending triggers"),
+        Stmt::Reach { moment } => line(out, d, &format!("reach {}", short(moment))),
         Stmt::Cancel { event, subject } => line(
             out,
             d,
@@ -473,6 +519,20 @@ pub fn expr(e: &Expr) -> String {
         }
         Expr::HasKeyword { card, keyword } => format!("{} has {}", expr(card), short(keyword)),
         Expr::HasAbility { card, kind } => format!("{} has a {} ability", expr(card), short(kind)),
+        Expr::HasAttribute { card, attribute } => {
+            format!("{} has an ability with {}", expr(card), short(attribute))
+        }
+        Expr::TurnNumber => "the turn number".to_string(),
+        Expr::Cancelled { event, subject } => {
+            format!("{} of {} was cancelled", short(event), expr(subject))
+        }
+        Expr::KeywordValue { card, keyword } => {
+            format!("{}'s {} value", expr(card), short(keyword))
+        }
+        Expr::IsTurnPlayer(p) => match p.as_ref() {
+            Expr::You => "you are the turn player".to_string(),
+            p => format!("{} is the turn player", expr(p)),
+        },
         Expr::FaceIs { card, face } => format!(
             "{} is face {}",
             expr(card),

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Bumped whenever the shape of the IR changes.
-pub const IR_VERSION: u32 = 1;
+pub const IR_VERSION: u32 = 2;
 
 /// A symbolic id qualified by pack: `pmv:underworld`.
 pub type Id = String;
@@ -83,6 +83,72 @@ pub struct Ruleset {
     /// The moment an effect lasts until when its text names no duration (PM: end of turn);
     /// `null`: while its card stays in its zone.
     pub default_duration: Option<Id>,
+    /// `setup { … }`: run once when a game starts, the first player resolving it.
+    pub setup: Vec<Stmt>,
+    /// `turn { … }`: run for every turn, the turn player resolving it; the engine runs turns
+    /// in seat order until the game ends.
+    pub turn: Vec<Stmt>,
+    /// The phases the turn's `phase` statements name, in order.
+    pub phases: Vec<Labelled>,
+    /// Player actions that windows offer.
+    pub actions: Vec<Action>,
+    /// Rule actions, run at every check timing (once per player each, in turn order) until
+    /// none changes the game.
+    pub rules: Vec<Rule>,
+}
+
+/// `action attack "攻撃" for c in character on your.field where it is active if … { … }`:
+/// something a player may do when a window offers it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    /// Id and label.
+    pub name: Labelled,
+    /// The variable bound to the card the action is taken with (`for c in …`), if any.
+    pub var: Option<String>,
+    /// The cards it may be taken with, evaluated for the acting player (`you`).
+    pub candidates: Option<Expr>,
+    /// When it may be taken (the variable is bound while this is evaluated).
+    pub condition: Option<Expr>,
+    /// What taking it does.
+    pub body: Vec<Stmt>,
+}
+
+/// `rule defeat "敗北" { … }`: a rule action checked at every check timing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rule {
+    /// Id and label.
+    pub name: Labelled,
+    /// What it checks and does; run once per player (as `you`).
+    pub body: Vec<Stmt>,
+}
+
+/// What a ruleset event means to the core, when the core itself causes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoreEvent {
+    /// A card is about to move: payload (card, from zone, to zone) in the event's first three
+    /// parameters; replacement effects apply to it before the move happens.
+    Move,
+    /// A card has arrived in a zone: payload (card, zone).
+    Enter,
+    /// A card has left a zone: payload (card, zone); its abilities trigger as they were before.
+    Leave,
+}
+
+/// One thing a window offers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowEntry {
+    /// A ruleset action.
+    Action(Id),
+    /// The abilities of a kind (activated semantics) on cards the player controls, optionally
+    /// only those with an attribute (`activated with interference`).
+    Abilities {
+        /// The ability kind.
+        kind: Id,
+        /// The attribute they must have.
+        attribute: Option<Id>,
+    },
 }
 
 /// An id with its display label.
@@ -119,6 +185,9 @@ pub struct Zone {
     pub per_player: bool,
     /// A bare reference (no owner) means every player's zone rather than the resolving player's.
     pub bare_means_every: bool,
+    /// `in_play`: cards here are in play: their abilities work here unless their kind names
+    /// another zone, and their continuous effects apply.
+    pub in_play: bool,
     /// Named slots.
     pub slots: Vec<String>,
     /// Relations between slots of facing players.
@@ -282,6 +351,8 @@ pub struct Event {
     pub name: Labelled,
     /// Payload parameters.
     pub params: Vec<Param>,
+    /// `= move|enter|leave`: the core emits it for its own changes.
+    pub core: Option<CoreEvent>,
 }
 
 /// Value types.
@@ -742,6 +813,44 @@ pub enum Stmt {
         /// Body.
         body: Vec<Stmt>,
     },
+    /// A phase of the turn: the game is in it while the body runs (scenarios can start in it).
+    Phase {
+        /// The phase.
+        phase: Id,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// A timing window: the players, in the listed order, may take what it offers or pass; it
+    /// ends when every player has passed in succession with nothing waiting. In a `chain`
+    /// window, `chain { … }` bodies wait on a stack and resolve last-in-first-out when every
+    /// player has passed in succession (PMV interference, 6.2.2).
+    Window {
+        /// The players, in priority order (a player or a list).
+        players: Expr,
+        /// Whether it holds a response chain.
+        chain: bool,
+        /// What it offers.
+        entries: Vec<WindowEntry>,
+    },
+    /// Put the body on the innermost chain window's stack (run it now when there is none).
+    Chain {
+        /// Body, run later with the variables of now.
+        body: Vec<Stmt>,
+    },
+    /// Run the abilities of a kind of cards (a spell's `play` text): costs, then effects.
+    Resolve {
+        /// The ability kind.
+        kind: Id,
+        /// The cards.
+        cards: Expr,
+    },
+    /// A check timing: rule actions until none applies, then pending triggered abilities.
+    Check,
+    /// The game reaches a moment: every duration `until` it ends.
+    Reach {
+        /// The moment.
+        moment: Id,
+    },
     /// Call a verb.
     Call {
         /// The verb.
@@ -894,6 +1003,33 @@ pub enum Expr {
         /// The ability kind.
         kind: Id,
     },
+    /// Whether a card has an ability with an attribute.
+    HasAttribute {
+        /// The card.
+        card: Box<Expr>,
+        /// The attribute.
+        attribute: Id,
+    },
+    /// The number of the current turn (1 for the first).
+    TurnNumber,
+    /// Whether an event under way was cancelled for a subject (`cancelled(attacks, a)`,
+    /// after `cancel attacks of a`) and not emitted again for it since.
+    Cancelled {
+        /// The event.
+        event: Id,
+        /// The subject (the event's first parameter).
+        subject: Box<Expr>,
+    },
+    /// The first value of a keyword a card has (`a.graze`: its graze number); absent when the
+    /// card lacks the keyword.
+    KeywordValue {
+        /// The card.
+        card: Box<Expr>,
+        /// The keyword.
+        keyword: Id,
+    },
+    /// Whether a player is the turn player.
+    IsTurnPlayer(Box<Expr>),
     /// Whether a card is face up (`up`) or face down.
     FaceIs {
         /// The card.

@@ -405,6 +405,8 @@ fn classify(w: &str) -> u8 {
         "becomes" => KEYWORD,
         "bottom" => KEYWORD | CONNECTOR,
         "cancel" => KEYWORD | STATEMENT,
+        "chain" => KEYWORD | STATEMENT,
+        "check" => KEYWORD | STATEMENT,
         "choose" => KEYWORD,
         "clear" => KEYWORD | STATEMENT,
         "contains" => KEYWORD | INFIX,
@@ -436,8 +438,11 @@ fn classify(w: &str) -> u8 {
         "on" => CONNECTOR,
         "opponent" => KEYWORD | OPERAND,
         "or" => KEYWORD | INFIX,
+        "phase" => KEYWORD | STATEMENT,
+        "reach" => KEYWORD | STATEMENT,
         "remove" => KEYWORD | STATEMENT,
         "repeat" => KEYWORD | STATEMENT,
+        "resolve" => KEYWORD | STATEMENT,
         "reveal" => KEYWORD | STATEMENT,
         "search" => KEYWORD,
         "shuffle" => KEYWORD | STATEMENT,
@@ -454,6 +459,7 @@ fn classify(w: &str) -> u8 {
         "where" => KEYWORD | INFIX,
         "while" => KEYWORD,
         "win" => KEYWORD | STATEMENT,
+        "window" => KEYWORD | STATEMENT,
         "you" => KEYWORD | OPERAND,
         "your" => KEYWORD | OPERAND,
         _ => 0,
@@ -517,6 +523,12 @@ pub const KEYWORDS: &[&str] = &[
     "search",
     "flip",
     "simultaneously",
+    "phase",
+    "window",
+    "chain",
+    "resolve",
+    "check",
+    "reach",
 ];
 
 fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {
@@ -606,7 +618,10 @@ mod tests {
                 "`{w}` parses as a name"
             );
         }
-        for w in ["draw", "on", "card", "event", "yours", "iff", "top_card"] {
+        for w in [
+            "draw", "on", "card", "event", "yours", "iff", "top_card", "wind", "windows", "phases",
+            "checked", "reaches", "resolved", "chains", "turn", "setup", "action", "rule",
+        ] {
             assert!(
                 FudaParser::parse(Rule::ident, w).is_ok_and(|p| p.as_str() == w),
                 "`{w}` is not a name"

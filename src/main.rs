@@ -25,6 +25,17 @@ enum Format {
     Json,
 }
 
+/// Who plays a seat of `fuda play`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum Player {
+    /// You, at the terminal.
+    Human,
+    /// An agent picking uniformly among legal answers.
+    Random,
+    /// An agent taking the first legal answer.
+    First,
+}
+
 #[derive(clap::Args)]
 struct CommonArgs {
     /// Output format.
@@ -42,9 +53,11 @@ struct CommonArgs {
 }
 
 impl CommonArgs {
-    /// A session over `paths`, with the cache unless disabled.
-    fn session(&self, paths: &[PathBuf]) -> Session {
+    /// A session over `paths`, with the cache unless disabled; `decks`: also check the decks
+    /// of the packs named (only `check` does: a deck is no part of a pack's IR).
+    fn session(&self, paths: &[PathBuf], decks: bool) -> Session {
         let mut s = Session::new();
+        s.skip_decks = !decks;
         if !self.no_cache {
             s.cache = fuda::cache::Cache::from_env();
         }
@@ -60,7 +73,7 @@ impl CommonArgs {
 enum Command {
     /// Compile packs, folders of packs or files, and report every diagnostic.
     Check {
-        /// Pack folders, folders of packs, or `.fuda` files.
+        /// Pack folders, folders of packs, `.fuda` files or `.deck` files.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         #[command(flatten)]
@@ -75,6 +88,63 @@ enum Command {
         card: Option<String>,
         #[command(flatten)]
         common: CommonArgs,
+    },
+    /// Run scenarios (rules tests): every `*.toml` scenario under the paths.
+    Test {
+        /// Scenario files or folders (default: `cards` and `tests`).
+        paths: Vec<PathBuf>,
+        /// Also print the event log of every scenario.
+        #[arg(long)]
+        verbose: bool,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
+    },
+    /// Play one game in the terminal: people or agents on each seat.
+    Play {
+        /// The game: a pack name (`pmv`) or a pack folder.
+        game: String,
+        /// A `.deck` file, once per seat (p1 first).
+        #[arg(long = "deck", required = true, value_name = "DECK")]
+        decks: Vec<PathBuf>,
+        /// The game's seed (shuffles, random agents).
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Who plays p1.
+        #[arg(long, value_enum, default_value_t = Player::Human)]
+        p1: Player,
+        /// Who plays p2.
+        #[arg(long, value_enum, default_value_t = Player::Random)]
+        p2: Player,
+        /// Statements the game may run before it is stopped as a draw.
+        #[arg(long, default_value_t = fuda::engine::Options::default().max_steps)]
+        max_steps: u64,
+        /// Write the whole event log to this file as JSON lines.
+        #[arg(long)]
+        log: Option<PathBuf>,
+    },
+    /// Play many seeded games between two decks (random agents) and sum them up.
+    Sim {
+        /// The game: a pack name (`pmv`) or a pack folder.
+        game: String,
+        /// The two `.deck` files (A, then B).
+        #[arg(long = "deck", required = true, value_name = "DECK")]
+        decks: Vec<PathBuf>,
+        /// How many games.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Worker threads (default: one per core). The results do not depend on it.
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        threads: Option<u32>,
+        /// The base seed: each game's seed is derived from it and the game's number.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Print one JSON document instead of tables.
+        #[arg(long)]
+        json: bool,
+        /// Statements each game may run before it is stopped as a draw.
+        #[arg(long, default_value_t = fuda::engine::Options::default().max_steps)]
+        max_steps: u64,
     },
     /// Print one card's IR and a readable outline of it.
     Explain {
@@ -108,7 +178,7 @@ fn run(cli: Cli) -> u8 {
     match cli.command {
         Command::Check { paths, common } => {
             let start = Instant::now();
-            let s = common.session(&paths);
+            let s = common.session(&paths, true);
             let code = report(&s, &common);
             if common.format == Format::Human {
                 let cards: usize = s.packs.iter().map(|p| p.pack.cards.len()).sum();
@@ -120,8 +190,12 @@ fn run(cli: Cli) -> u8 {
                         p.pack.game
                     );
                 }
+                let decks = match s.decks_checked {
+                    0 => String::new(),
+                    n => format!(", {n} deck{}", plural(n)),
+                };
                 eprintln!(
-                    "checked {} pack{}, {} card{}: {} error{}, {} warning{} in {} ms",
+                    "checked {} pack{}, {} card{}{decks}: {} error{}, {} warning{} in {} ms",
                     s.packs.len(),
                     plural(s.packs.len()),
                     cards,
@@ -136,7 +210,7 @@ fn run(cli: Cli) -> u8 {
             code
         }
         Command::Compile { path, card, common } => {
-            let s = common.session(std::slice::from_ref(&path));
+            let s = common.session(std::slice::from_ref(&path), false);
             let (pack, code) = match checked_pack(&s, &common) {
                 Ok(found) => found,
                 Err(code) => return code,
@@ -151,8 +225,31 @@ fn run(cli: Cli) -> u8 {
             print_out(&json.unwrap_or_default());
             code
         }
+        Command::Test {
+            paths,
+            verbose,
+            format,
+        } => test(paths, verbose, format),
+        Command::Play {
+            game,
+            decks,
+            seed,
+            p1,
+            p2,
+            max_steps,
+            log,
+        } => play(&game, &decks, seed, [p1, p2], max_steps, log.as_deref()),
+        Command::Sim {
+            game,
+            decks,
+            games,
+            threads,
+            seed,
+            json,
+            max_steps,
+        } => sim(&game, &decks, games, threads, seed, json, max_steps),
         Command::Explain { path, card, common } => {
-            let s = common.session(std::slice::from_ref(&path));
+            let s = common.session(std::slice::from_ref(&path), false);
             let (c, code) = match checked_pack(&s, &common)
                 .and_then(|(pack, code)| Ok((card_in(pack, &card)?, code)))
             {
@@ -234,6 +331,7 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
                 "errors": s.error_count(),
                 "warnings": s.warning_count(),
                 "packs": s.packs.iter().map(|p| serde_json::json!({"name": p.pack.name, "game": p.pack.game, "cards": p.pack.cards.len()})).collect::<Vec<_>>(),
+                "decks": s.decks.iter().map(|d| serde_json::json!({"path": d.path, "game": d.game, "cards": d.size()})).collect::<Vec<_>>(),
             });
             let mut out = std::io::stdout().lock();
             let _ = writeln!(
@@ -269,4 +367,254 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
     } else {
         0
     }
+}
+
+/// `fuda test`: runs scenarios, shows each failure with the log's tail, ends with the totals.
+fn test(paths: Vec<PathBuf>, verbose: bool, format: Format) -> u8 {
+    let paths = if paths.is_empty() {
+        vec![PathBuf::from("cards"), PathBuf::from("tests")]
+    } else {
+        paths
+    };
+    let suite = fuda::runner::run_paths(&paths);
+    let common = CommonArgs {
+        format: Format::Human,
+        deny_warnings: false,
+        max_diagnostics: 50,
+        no_cache: false,
+    };
+    if format == Format::Json {
+        let list: Vec<_> = suite
+            .reports
+            .iter()
+            .map(|(path, r)| {
+                serde_json::json!({
+                    "name": r.name, "path": path, "passed": r.passed(), "failures": r.failures,
+                })
+            })
+            .collect();
+        let diags: Vec<JsonDiagnostic> = suite
+            .session
+            .diags
+            .iter()
+            .map(|d| JsonDiagnostic::new(d, &suite.session.sources))
+            .collect();
+        let doc = serde_json::json!({
+            "scenarios": list, "passed": suite.passed(), "failed": suite.failed(), "diagnostics": diags,
+        });
+        print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        report(&suite.session, &common);
+        for (path, r) in &suite.reports {
+            if r.passed() {
+                print_out(&format!("ok    {}", r.name));
+            } else {
+                print_out(&format!("FAIL  {}  ({path})", r.name));
+                for f in &r.failures {
+                    print_out(&format!("      {}", f.replace('\n', "\n      ")));
+                }
+            }
+            if verbose || !r.passed() {
+                let tail = if verbose { r.log.len() } else { 12 };
+                if !r.log.is_empty() {
+                    print_out(&format!(
+                        "      log (last {} of {} lines):",
+                        tail.min(r.log.len()),
+                        r.log.len()
+                    ));
+                }
+                for l in r.log.iter().skip(r.log.len().saturating_sub(tail)) {
+                    print_out(&format!("        {l}"));
+                }
+            }
+        }
+        print_out(&format!(
+            "{} passed, {} failed",
+            suite.passed(),
+            suite.failed()
+        ));
+    }
+    if suite.failed() > 0 || suite.session.error_count() > 0 {
+        1
+    } else {
+        0
+    }
+}
+
+/// Loads the game and decks of `play`/`sim`, printing the diagnostics (as JSON with `json`);
+/// `Err(1)` when something is wrong.
+fn load_for_game(game: &str, decks: &[PathBuf], json: bool) -> Result<fuda::sim::Loaded, u8> {
+    let mut s = Session::new();
+    s.cache = fuda::cache::Cache::from_env();
+    let loaded = fuda::sim::load_game(&mut s, game, decks);
+    let common = CommonArgs {
+        format: if json { Format::Json } else { Format::Human },
+        deny_warnings: false,
+        max_diagnostics: 50,
+        no_cache: false,
+    };
+    let errors = s.error_count() > 0;
+    if errors || !s.diags.is_empty() {
+        report(&s, &common);
+    }
+    match loaded {
+        Ok(l) if !errors => Ok(l),
+        Ok(_) => Err(1),
+        Err(why) => {
+            if !errors {
+                eprintln!("error: {why}");
+            }
+            Err(1)
+        }
+    }
+}
+
+/// Refuses a deck count other than `want` the way clap refuses usage errors (exit code 2),
+/// with the usage of subcommand `command`.
+fn deck_count(command: &str, decks: &[PathBuf], want: usize) -> Result<(), u8> {
+    if decks.len() == want {
+        return Ok(());
+    }
+    use clap::CommandFactory;
+    let mut cli = Cli::command();
+    cli.build();
+    let mut cmd = cli.find_subcommand(command).cloned().unwrap_or(cli);
+    let e = cmd.error(
+        clap::error::ErrorKind::WrongNumberOfValues,
+        format!(
+            "give --deck {want} times (one per seat); it was given {} time{}",
+            decks.len(),
+            plural(decks.len())
+        ),
+    );
+    let _ = e.print();
+    Err(2)
+}
+
+/// `fuda play`: one game in the terminal, then the winner and the number of turns.
+fn play(
+    game: &str,
+    decks: &[PathBuf],
+    seed: u64,
+    players: [Player; 2],
+    max_steps: u64,
+    log: Option<&std::path::Path>,
+) -> u8 {
+    if let Err(code) = deck_count("play", decks, 2) {
+        return code;
+    }
+    let loaded = match load_for_game(game, decks, false) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    // Open the log file first: a path that cannot be written is found before the game.
+    let mut log_file = match log.map(std::fs::File::create).transpose() {
+        Ok(f) => f.map(std::io::BufWriter::new),
+        Err(e) => {
+            eprintln!(
+                "error: cannot write `{}`: {e}",
+                log.map(|p| p.display().to_string()).unwrap_or_default()
+            );
+            return 1;
+        }
+    };
+    let kinds = players
+        .iter()
+        .map(|p| match p {
+            Player::Human => fuda::play::PlayerKind::Human,
+            Player::Random => fuda::play::PlayerKind::Random,
+            Player::First => fuda::play::PlayerKind::First,
+        })
+        .collect();
+    let config = fuda::play::PlayConfig {
+        seed,
+        max_steps,
+        players: kinds,
+    };
+    let decks: Vec<Vec<u32>> = loaded.decks.iter().map(|d| d.cards.clone()).collect();
+    let mut human =
+        fuda::play::HumanAgent::new(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
+    let result = fuda::play::play_game(&loaded.program, &decks, &config, &mut human);
+    for n in &result.notes {
+        print_out(&format!("note: {n}"));
+    }
+    let turns = format!("{} turn{}", result.turns, plural(result.turns as usize));
+    match result.outcome {
+        fuda::engine::Outcome::Win(p) => print_out(&format!("p{} wins after {turns}", p + 1)),
+        fuda::engine::Outcome::Draw => print_out(&format!("the game is a draw after {turns}")),
+    }
+    if let (Some(f), Some(path)) = (log_file.as_mut(), log) {
+        let written = result
+            .log
+            .iter()
+            .try_for_each(|e| writeln!(f, "{}", e.json()))
+            .and_then(|()| f.flush());
+        if let Err(e) = written {
+            eprintln!("error: cannot write `{}`: {e}", path.display());
+            return 1;
+        }
+    }
+    0
+}
+
+/// `fuda sim`: many seeded games across threads with a progress bar; tables or one JSON
+/// document on stdout.
+fn sim(
+    game: &str,
+    decks: &[PathBuf],
+    games: usize,
+    threads: Option<u32>,
+    seed: u64,
+    json: bool,
+    max_steps: u64,
+) -> u8 {
+    if let Err(code) = deck_count("sim", decks, 2) {
+        return code;
+    }
+    let loaded = match load_for_game(game, decks, json) {
+        Ok(l) => l,
+        Err(code) => return code,
+    };
+    let threads = threads.map(|t| t as usize).unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+    let config = fuda::sim::SimConfig {
+        games,
+        threads,
+        seed,
+        max_steps,
+    };
+    let bar = if json || !std::io::stderr().is_terminal() {
+        indicatif::ProgressBar::hidden()
+    } else {
+        let bar = indicatif::ProgressBar::new(games as u64);
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{bar:40} {pos}/{len} games  {per_sec}  eta {eta}",
+        ) {
+            bar.set_style(style);
+        }
+        bar
+    };
+    let start = Instant::now();
+    // An engine panic in a game is one line of the summary, not noise over the progress bar.
+    fuda::sim::record_panics();
+    let summary =
+        fuda::sim::simulate_with_progress(&loaded.program, &loaded.decks, &config, &|| bar.inc(1));
+    let _ = std::panic::take_hook();
+    bar.finish_and_clear();
+    if json {
+        print_out(&serde_json::to_string_pretty(&summary).unwrap_or_default());
+    } else {
+        print_out(summary.render().trim_end());
+        let secs = start.elapsed().as_secs_f64();
+        eprintln!(
+            "{games} game{} in {secs:.2} s on {threads} thread{} ({:.0} games/s)",
+            plural(games),
+            plural(threads),
+            if secs > 0.0 { games as f64 / secs } else { 0.0 }
+        );
+    }
+    0
 }

@@ -120,7 +120,8 @@ impl PackSource {
     }
 }
 
-fn display(p: &Path) -> String {
+/// A path as diagnostics show it (without a leading `./`).
+pub(crate) fn display(p: &Path) -> String {
     let s = p.to_string_lossy().into_owned();
     s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
 }
@@ -183,6 +184,15 @@ pub struct Session {
     keys: Vec<String>,
     /// The compiled-pack cache, if enabled.
     pub cache: Option<Cache>,
+    /// Do not check the decks of the packs named (`compile` and `explain`: a deck is no part
+    /// of a pack's IR).
+    pub skip_decks: bool,
+    /// Deck files for [`Session::finish`] to check, with their game.
+    pub(crate) pending_decks: Vec<(PathBuf, String)>,
+    /// How many deck files `finish` checked, with errors or not.
+    pub decks_checked: usize,
+    /// The decks `finish` checked that have no error.
+    pub decks: Vec<crate::deck::Deck>,
 }
 
 impl Session {
@@ -197,7 +207,8 @@ impl Session {
         if path.is_dir() {
             self.search_roots.push(path.to_path_buf());
             if path.join("pack.toml").exists() {
-                self.load_dir(path);
+                let pack = self.load_dir(path);
+                self.queue_decks(path, pack);
                 return;
             }
             let mut subdirs: Vec<PathBuf> = match std::fs::read_dir(path) {
@@ -225,8 +236,11 @@ impl Session {
                 );
             }
             for p in packs {
-                self.load_dir(&p);
+                let pack = self.load_dir(&p);
+                self.queue_decks(&p, pack);
             }
+        } else if path.is_file() && path.extension().is_some_and(|x| x == "deck") {
+            self.check_deck_path(path);
         } else if path.is_file() {
             match find_pack_dir(path) {
                 Some(dir) => {
@@ -250,7 +264,8 @@ impl Session {
         }
     }
 
-    fn io_error(&mut self, path: &Path, e: &std::io::Error) {
+    /// Reports that `path` cannot be read.
+    pub(crate) fn io_error(&mut self, path: &Path, e: &std::io::Error) {
         let path = display(path);
         let d = self.whole_file_error(
             &path,
@@ -263,7 +278,7 @@ impl Session {
 
     /// An error about a file or folder as a whole (missing, unreadable): it is registered
     /// with no text, so the diagnostic names it without an excerpt.
-    fn whole_file_error(
+    pub(crate) fn whole_file_error(
         &mut self,
         path: &str,
         code: crate::diagnostic::Code,
@@ -298,22 +313,9 @@ impl Session {
         let mut decoded = Vec::new();
         let mut valid = true;
         for (path, bytes) in &src.files {
-            match source::decode(bytes) {
-                Ok(text) => decoded.push(self.sources.add(SourceFile::new(path.clone(), text))),
-                Err((fixed, at, len)) => {
-                    let id = self.sources.add(SourceFile::new(path.clone(), fixed));
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::SOURCE_INVALID_UTF8,
-                            id,
-                            Span::new(at, at + len),
-                            "this file is not valid UTF-8",
-                            "invalid byte sequence",
-                        )
-                        .with_help("save the file as UTF-8"),
-                    );
-                    valid = false;
-                }
+            match self.add_source(path, bytes) {
+                Some(id) => decoded.push(id),
+                None => valid = false,
             }
         }
         let file_count = src.files.len() as u32;
@@ -433,6 +435,28 @@ impl Session {
         Some(self.packs.len() - 1)
     }
 
+    /// Registers a file's bytes as text. Invalid UTF-8 is reported and gives `None` (the file
+    /// is still registered, with the bad bytes replaced, for the excerpt).
+    pub(crate) fn add_source(&mut self, path: &str, bytes: &[u8]) -> Option<FileId> {
+        match source::decode(bytes) {
+            Ok(text) => Some(self.sources.add(SourceFile::new(path, text))),
+            Err((fixed, at, len)) => {
+                let id = self.sources.add(SourceFile::new(path, fixed));
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::SOURCE_INVALID_UTF8,
+                        id,
+                        Span::new(at, at + len),
+                        "this file is not valid UTF-8",
+                        "invalid byte sequence",
+                    )
+                    .with_help("save the file as UTF-8"),
+                );
+                None
+            }
+        }
+    }
+
     /// The metadata of a lone file: its `game` header names the game it requires.
     fn lone_meta(&mut self, src: &PackSource, files: &[FileId]) -> Option<PackMeta> {
         let id = *files.first()?;
@@ -489,7 +513,9 @@ impl Session {
         })
     }
 
-    fn require(&mut self, name: &str, from: Option<&Path>) -> Option<usize> {
+    /// The index of the pack `name`, compiled first if need be (looked up as the module doc
+    /// says; `from`: the folder of the pack requiring it).
+    pub(crate) fn require(&mut self, name: &str, from: Option<&Path>) -> Option<usize> {
         if let Some(i) = self.pack_index(name) {
             return Some(i);
         }
@@ -567,8 +593,10 @@ impl Session {
         }
     }
 
-    /// Warnings about exact card names no loaded pack has (run once all packs are loaded).
+    /// Checks the queued decks and warns about exact card names no loaded pack has (run once
+    /// all packs are loaded).
     pub fn finish(&mut self) {
+        self.check_queued_decks();
         let refs: Vec<&Compiled> = self.packs.iter().collect();
         resolve::check_exact_names(&refs, &mut self.diags);
         crate::diagnostic::sort(&mut self.diags);

@@ -115,3 +115,111 @@ fn cached_ir_equals_compiled_ir() {
     }
     assert_eq!(first.diags, second.diags);
 }
+
+/// A small game using every game-flow construct: `setup`, `turn` with its phases, actions (with
+/// and without a card), rules, windows (plain and chain, actions, ability kinds, `with`), `chain`,
+/// `resolve`, `check`, `reach`, events with a core meaning, `has <attribute>`, `turn_number()`
+/// and `is_turn_player(…)`. Windows name actions declared after them.
+const GAME_FLOW: &str = r#"game flow "Flow" {
+  players 2
+  zone deck "Deck" private ordered per_player
+  zone hand "Hand" owner_sees per_player
+  zone field "Field" public per_player
+  zone grave "Grave" public per_player
+  state posture = active "Active" | rest "Rest"
+  stat power "Power"
+  layer add "Add" += -=
+  counter life "Life" on player
+  card_type unit "Unit" { cost: number  power: stat }
+  ability act "Act" = activated
+  ability auto "Auto" = triggered
+  ability play "Play" = activated from hand
+  attribute quick "Quick" = response
+  event moves(card: card, from_zone: zone, to_zone: zone) "Moves" = move
+  event enters(card: card, zone: zone) "Enters" = enter
+  event leaves(card: card, zone: zone, by: player?) "Leaves" = leave
+  moment end_of_turn "End of turn"
+
+  verb draw(n: number, p: player = you) "Draw" { move top n of p.deck to p.hand }
+
+  setup {
+    shuffle your.deck
+    shuffle opponent.deck
+    draw 5
+    draw(5, opponent)
+  }
+
+  turn {
+    untap()
+    phase draw "Draw" {
+      if turn_number() > 1 { draw 1 }
+      check
+    }
+    phase main "Main" {
+      window you { attack, cast, act, pass_turn }
+    }
+    phase end "End" {
+      reach end_of_turn
+      check
+    }
+  }
+
+  procedure untap() {
+    for each c in unit on your.field { c becomes active }
+  }
+
+  action attack "Attack" for c in unit on your.field where it is active if turn_number() > 1 {
+    c becomes rest
+    chain { opponent.life -= c.power }
+    window chain [opponent, you] { act with quick }
+  }
+
+  action cast "Cast" for c in card in your.hand if c has play {
+    move c to your.field
+    resolve play of c
+  }
+
+  action pass_turn "End turn" { }
+
+  rule defeat "Defeat" {
+    if you.life <= 0 { lose you }
+  }
+}
+
+card "Quick Spark" {
+  number: "F1"
+  type: unit
+  cost: 1
+  power: 2
+
+  quick act if is_turn_player(opponent) {
+    chain { opponent.life -= 1 }
+  }
+  auto when this enters(zone: field) {
+    if this has quick and is_turn_player(you) { draw 1 }
+  }
+}
+"#;
+
+#[test]
+fn game_flow_fixture_matches_its_ir_snapshot() {
+    let mut s = Session::new();
+    s.compile_source(fuda::pack::PackSource::in_memory(
+        "flow.fuda",
+        GAME_FLOW.as_bytes().to_vec(),
+    ));
+    s.finish();
+    let rendered: String = s
+        .diags
+        .iter()
+        .map(|d| render(d, &s.sources, RenderOptions::plain()))
+        .collect();
+    assert!(
+        s.diags.is_empty(),
+        "the game-flow fixture has diagnostics:\n{rendered}"
+    );
+    let pack = &s.packs.first().expect("the fixture compiles").pack;
+    insta::with_settings!({ snapshot_path => "snapshots/rulesets", prepend_module_to_snapshot => false, omit_expression => true }, {
+        insta::assert_json_snapshot!("game_flow", pack);
+    });
+}

@@ -50,12 +50,20 @@ impl Case {
     }
 }
 
+/// Folders of `tests/errors/` holding files that are no packs, each snapshotted by its own
+/// test file; their codes still count for `every_code_is_covered`.
+const OWN_TESTS: &[(&str, &str)] = &[
+    ("scenarios", "tests/scenario_format.rs"),
+    ("run", "tests/scenarios.rs"),
+];
+
 /// The entries of `tests/errors/`: `.fuda` files and pack folders, sorted.
 fn entries() -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(ERRORS)
         .expect("tests/errors exists")
         .map(|e| e.expect("readable entry").path())
         .filter(|p| p.is_dir() || p.extension().is_some_and(|x| x == "fuda"))
+        .filter(|p| !OWN_TESTS.iter().any(|(dir, _)| p.ends_with(dir)))
         .collect();
     out.sort();
     out
@@ -156,10 +164,36 @@ fn snapshot() {
     assert!(failed.is_empty(), "snapshots differ for: {failed:#?}");
 }
 
+/// The codes the scenario files of `tests/errors/scenarios/` produce (their snapshots are
+/// `tests/scenario_format.rs`'s).
+fn scenario_codes() -> BTreeSet<&'static str> {
+    let mut out = BTreeSet::new();
+    let dir = std::fs::read_dir(format!("{ERRORS}/scenarios")).expect("scenario fixtures");
+    for e in dir {
+        let path = e.expect("readable entry").path();
+        let mut sources = fuda::source::SourceMap::new();
+        if let Err(diags) = fuda::scenario::load(&path, &mut sources) {
+            out.extend(diags.iter().map(|d| d.code.0));
+        }
+    }
+    out
+}
+
+/// The codes running the scenarios of `tests/errors/run/` produces (names the game lacks).
+fn run_codes() -> BTreeSet<&'static str> {
+    let suite = fuda::runner::run_paths(&[format!("{ERRORS}/run/unknown-names.toml").into()]);
+    suite.session.diags.iter().map(|d| d.code.0).collect()
+}
+
 /// Every diagnostic code is produced by at least one entry (minus `NOT_COVERABLE`).
 #[test]
 fn every_code_is_covered() {
-    let hit: BTreeSet<&str> = cases().values().flat_map(Case::codes).collect();
+    let hit: BTreeSet<&str> = cases()
+        .values()
+        .flat_map(Case::codes)
+        .chain(scenario_codes())
+        .chain(run_codes())
+        .collect();
     let all: BTreeSet<&str> = codes::ALL.iter().map(|c| c.0).collect();
     for (code, _) in NOT_COVERABLE {
         assert!(

@@ -90,6 +90,16 @@ codes! {
     RESOLVE_PAIR_NOT_ALLOWED = "fuda::resolve::pair_not_allowed";
     /// A clause the ability's kind does not allow, or a missing required one.
     RESOLVE_INVALID_CLAUSE = "fuda::resolve::invalid_clause";
+    // ── game flow (setup, turn, actions, rules, windows) ──
+    /// A window entry that names no action or ability kind.
+    RESOLVE_UNKNOWN_ACTION = "fuda::resolve::unknown_action";
+    /// A window entry that cannot be offered: an ability kind that is not activated, or `with`
+    /// after an action.
+    RESOLVE_INVALID_WINDOW_ENTRY = "fuda::resolve::invalid_window_entry";
+    /// A statement where it is not allowed (`phase` outside the top level of `turn`).
+    RESOLVE_MISPLACED_STATEMENT = "fuda::resolve::misplaced_statement";
+    /// An event whose payload does not fit the core meaning it is given (`= move`).
+    RESOLVE_CORE_EVENT_PAYLOAD = "fuda::resolve::core_event_payload";
     /// A field the card type's schema does not have.
     CHECK_UNKNOWN_FIELD = "fuda::check::unknown_field";
     /// A required field is missing.
@@ -100,4 +110,40 @@ codes! {
     CHECK_UNUSED_BINDING = "fuda::check::unused_binding";
     /// An exact card name no loaded pack has (warning).
     CHECK_UNKNOWN_CARD_NAME = "fuda::check::unknown_card_name";
+    /// A scenario file is not valid TOML.
+    SCENARIO_SYNTAX = "fuda::scenario::syntax";
+    /// A key the scenario format does not have at this place.
+    SCENARIO_UNKNOWN_KEY = "fuda::scenario::unknown_key";
+    /// A required key of a scenario table is missing.
+    SCENARIO_MISSING_KEY = "fuda::scenario::missing_key";
+    /// A scenario value of the wrong TOML type (a string where a number goes, say).
+    SCENARIO_WRONG_TYPE = "fuda::scenario::wrong_type";
+    /// A scenario value of the right type but not allowed (turn 0, an empty name, face "sideways").
+    SCENARIO_BAD_VALUE = "fuda::scenario::bad_value";
+    /// A card entry that is empty, asks for 0 or too many copies, or nests too deep.
+    SCENARIO_BAD_CARD_ENTRY = "fuda::scenario::bad_card_entry";
+    /// A script line that is not `p<N>: <answer>`.
+    SCENARIO_BAD_ANSWER = "fuda::scenario::bad_answer";
+    /// An expected winner that is not `p<N>`, `draw` or `none`.
+    SCENARIO_BAD_WINNER = "fuda::scenario::bad_winner";
+    /// A deck line that does not start with a count.
+    DECK_MISSING_COUNT = "fuda::deck::missing_count";
+    /// A deck count that is 0, not a whole number, or too large.
+    DECK_INVALID_COUNT = "fuda::deck::invalid_count";
+    /// A deck line with a count and no card.
+    DECK_MISSING_CARD = "fuda::deck::missing_card";
+    /// A deck line naming no card of the game.
+    DECK_UNKNOWN_CARD = "fuda::deck::unknown_card";
+    /// A deck line whose name fits several cards.
+    DECK_AMBIGUOUS_CARD = "fuda::deck::ambiguous_card";
+    /// A deck with more or fewer cards than its game allows.
+    DECK_SIZE = "fuda::deck::size";
+    /// More copies of one card (number or name) than the game allows.
+    DECK_TOO_MANY_COPIES = "fuda::deck::too_many_copies";
+    /// More cards of one card type than the game allows (`max N <card type>`).
+    DECK_TOO_MANY_OF_TYPE = "fuda::deck::too_many_of_type";
+    /// A deck file with more wrong lines than are reported.
+    DECK_TOO_MANY_ERRORS = "fuda::deck::too_many_errors";
+    /// A scenario names a zone, card, state, counter, stat, phase or seat the game lacks.
+    RUN_UNKNOWN_NAME = "fuda::run::unknown_name";
 }

@@ -319,17 +319,64 @@ impl<'d> Builder<'d> {
                 let name = self.ident(it.next().expect("grammar: event name"));
                 let mut params = Vec::new();
                 let mut label = None;
+                let mut core = None;
                 for p in it {
                     match p.as_rule() {
                         Rule::params => params = self.params(p),
                         Rule::string => label = Some(self.string(p)),
+                        Rule::event_core => core = Some(self.ident(p)),
                         _ => {}
                     }
                 }
                 Decl::Event(EventDecl {
                     named: Named { name, label },
                     params,
+                    core,
                 })
+            }
+            Rule::setup_decl | Rule::turn_decl => {
+                let word = Span::new(
+                    span.start,
+                    span.start + if rule == Rule::setup_decl { 5 } else { 4 },
+                );
+                let body = self.block(it.next().expect("grammar: body"));
+                if rule == Rule::setup_decl {
+                    Decl::Setup(word, body)
+                } else {
+                    Decl::Turn(word, body)
+                }
+            }
+            Rule::action_decl => {
+                let named = self.named_from(&mut it);
+                let mut each = None;
+                let mut condition = None;
+                let mut body = None;
+                for p in it {
+                    match p.as_rule() {
+                        Rule::action_for => {
+                            let mut f = children(p);
+                            let var = self.ident(f.next().expect("grammar: variable"));
+                            let cards = self.expr(f.next().expect("grammar: candidates"));
+                            each = Some((var, cards));
+                        }
+                        Rule::if_clause => {
+                            condition =
+                                Some(self.expr(children(p).next().expect("grammar: condition")))
+                        }
+                        _ => body = Some(self.block(p)),
+                    }
+                }
+                Decl::Action(Box::new(ActionDecl {
+                    named,
+                    each,
+                    condition,
+                    body: body.expect("grammar: body"),
+                }))
+            }
+            Rule::rule_decl => {
+                let named = self.named_from(&mut it);
+                let body = self.block(it.next().expect("grammar: body"));
+                Decl::Rule(RuleDecl { named, body })
             }
             Rule::moment_decl => Decl::Moment(self.named_from(&mut it)),
             Rule::verb_decl | Rule::procedure_decl => {
@@ -787,6 +834,34 @@ impl<'d> Builder<'d> {
             Rule::win_stmt => StmtKind::Win(self.expr(it.next().expect("grammar"))),
             Rule::lose_stmt => StmtKind::Lose(self.expr(it.next().expect("grammar"))),
             Rule::draw_game_stmt => StmtKind::DrawGame,
+            Rule::phase_stmt => {
+                let named = self.named_from(&mut it);
+                StmtKind::Phase(named, self.block(it.next().expect("grammar")))
+            }
+            Rule::window_stmt => {
+                let chain = it.next_if(|p| p.as_rule() == Rule::window_chain).is_some();
+                let players = self.expr(it.next().expect("grammar"));
+                let entries = it
+                    .map(|e| {
+                        let mut ei = children(e);
+                        let name = self.ident(ei.next().expect("grammar"));
+                        let with = ei.next().map(|w| self.ident(w));
+                        WindowEntry { name, with }
+                    })
+                    .collect();
+                StmtKind::Window(Window {
+                    players,
+                    chain,
+                    entries,
+                })
+            }
+            Rule::chain_stmt => StmtKind::Chain(self.block(it.next().expect("grammar"))),
+            Rule::resolve_stmt => {
+                let kind = self.ident(it.next().expect("grammar"));
+                StmtKind::Resolve(kind, self.expr(it.next().expect("grammar")))
+            }
+            Rule::check_stmt => StmtKind::Check,
+            Rule::reach_stmt => StmtKind::Reach(self.ident(it.next().expect("grammar"))),
             Rule::subject_stmt if it.peek().is_some_and(|p| p.as_rule() == Rule::paren_call) => {
                 let mut call = children(it.next().expect("grammar"));
                 let name = self.ident(call.next().expect("grammar"));

@@ -106,10 +106,48 @@ fn help_for(src: &str, found: Span, kind: ItemKind) -> Option<String> {
     }
 }
 
+/// The words that open a ruleset declaration: where pest expects any of them, the message
+/// says "a declaration" rather than listing them all.
+const DECLARATION_WORDS: &[Rule] = &[
+    Rule::kw_zone,
+    Rule::kw_state,
+    Rule::kw_stat,
+    Rule::kw_layer,
+    Rule::kw_counter,
+    Rule::kw_card_type,
+    Rule::kw_keyword,
+    Rule::kw_ability,
+    Rule::kw_attribute,
+    Rule::kw_event,
+    Rule::kw_verb,
+    Rule::kw_procedure,
+    Rule::kw_moment,
+    Rule::kw_players,
+    Rule::kw_numbers,
+    Rule::kw_names,
+    Rule::kw_deck,
+    Rule::kw_durations,
+    Rule::kw_setup,
+    Rule::kw_turn,
+    Rule::kw_action,
+    Rule::kw_rule,
+];
+
 fn describe(rules: &[Rule]) -> String {
     let mut names: Vec<String> = Vec::new();
     let mut operator = false;
+    let declarations = rules
+        .iter()
+        .filter(|r| DECLARATION_WORDS.contains(r))
+        .count()
+        > 3;
     for r in rules {
+        if declarations && DECLARATION_WORDS.contains(r) {
+            if !names.iter().any(|n| n == "a declaration") {
+                names.push("a declaration".into());
+            }
+            continue;
+        }
         let n = rule_name(*r);
         if n.is_empty() {
             continue;
@@ -189,6 +227,10 @@ fn rule_name(rule: Rule) -> String {
         Rule::negate_scope => "`text` or `effect`",
         Rule::negate_all => "`all`",
         Rule::layer_override => "`in layer …`",
+        Rule::window_chain => "`chain`",
+        Rule::window_entry => "an action or ability kind",
+        Rule::action_for => "`for`",
+        Rule::event_core => "`move`, `enter` or `leave`",
         Rule::who => "`(player)`",
         Rule::quantity | Rule::up_to | Rule::any_number => {
             "a count (`1`, `up to 2`, `any number of`)"

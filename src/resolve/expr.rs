@@ -16,6 +16,9 @@ pub const BUILTINS: &[(&str, usize)] = &[
     ("distinct", 2),
     ("attached", 1),
     ("host", 1),
+    ("turn_number", 0),
+    ("is_turn_player", 1),
+    ("cancelled", 2),
 ];
 
 fn bx(e: Expr) -> Box<Expr> {
@@ -333,6 +336,16 @@ impl Ctx<'_> {
                 Ty::Of(Type::Card, true),
             ));
         }
+        if let Some(k) = self.sym.keywords.get(name).filter(|k| !k.params.is_empty()) {
+            // `a.graze`: the first value of a keyword with values (absent without it)
+            return Some((
+                Expr::KeywordValue {
+                    card: bx(of),
+                    keyword: k.id.clone(),
+                },
+                Ty::Of(Type::Number, true),
+            ));
+        }
         if let Some(c) = self.sym.counters.get(name) {
             if c.on_cards {
                 return Some((
@@ -557,8 +570,45 @@ impl Ctx<'_> {
             ));
             return (Expr::Int(0), Ty::Unknown);
         }
-        let a = &args[0].value;
+        let Some(a) = args.first().map(|x| &x.value) else {
+            // The built-ins without arguments.
+            return (Expr::TurnNumber, Ty::of(Type::Number));
+        };
         match name.name.as_str() {
+            "cancelled" => {
+                let event = match &a.kind {
+                    ExprKind::Name(n) if self.sym.events.contains_key(&n.name) => {
+                        self.sym.events[&n.name].id.clone()
+                    }
+                    ExprKind::Name(n) => {
+                        let names: Vec<&str> = self.sym.events.keys().map(String::as_str).collect();
+                        self.unknown(codes::RESOLVE_UNKNOWN_NAME, "event", &n.name, n.span, names);
+                        String::new()
+                    }
+                    _ => {
+                        self.error(
+                            Diagnostic::error(
+                                codes::RESOLVE_TYPE_MISMATCH,
+                                self.file,
+                                a.span,
+                                "`cancelled` takes an event name first",
+                                "not an event name",
+                            )
+                            .with_help("as in `cancelled(attacks, a)`"),
+                        );
+                        String::new()
+                    }
+                };
+                let subject = self.expr(&args[1].value).0;
+                (
+                    Expr::Cancelled {
+                        event,
+                        subject: bx(subject),
+                    },
+                    Ty::of(Type::Bool),
+                )
+            }
+            "is_turn_player" => (Expr::IsTurnPlayer(bx(self.player(a))), Ty::of(Type::Bool)),
             "count" => (Expr::Count(bx(self.cards(a))), Ty::of(Type::Number)),
             "owner" => (
                 Expr::Owner(bx(self.typed(a, &[Type::Card], "the argument"))),
@@ -761,8 +811,8 @@ impl Ctx<'_> {
                         codes::RESOLVE_UNKNOWN_KEYWORD,
                         self.file,
                         r.span,
-                        "`has` tests a keyword name",
-                        "not a keyword name",
+                        "`has` tests a keyword, ability kind or attribute name",
+                        "not a name",
                     ));
                     return (Expr::Bool(false), bool_ty);
                 };
@@ -775,11 +825,20 @@ impl Ctx<'_> {
                         bool_ty,
                     );
                 }
-                match self.sym.keywords.get(&k.name) {
-                    Some(kw) => (
+                if let Some(kw) = self.sym.keywords.get(&k.name) {
+                    return (
                         Expr::HasKeyword {
                             card: bx(card),
                             keyword: kw.id.clone(),
+                        },
+                        bool_ty,
+                    );
+                }
+                match self.sym.attributes.get(&k.name) {
+                    Some(attribute) => (
+                        Expr::HasAttribute {
+                            card: bx(card),
+                            attribute: attribute.clone(),
                         },
                         bool_ty,
                     ),
@@ -789,11 +848,12 @@ impl Ctx<'_> {
                             .keywords
                             .keys()
                             .chain(self.sym.kinds.keys())
+                            .chain(self.sym.attributes.keys())
                             .map(String::as_str)
                             .collect();
                         self.unknown(
                             codes::RESOLVE_UNKNOWN_KEYWORD,
-                            "keyword or ability kind",
+                            "keyword, ability kind or attribute",
                             &k.name,
                             k.span,
                             names,

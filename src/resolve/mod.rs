@@ -190,7 +190,99 @@ pub fn compile(
                         ruleset.events.push(ir::Event {
                             name: labelled(&meta.name, &e.named),
                             params,
+                            core: e.core.as_ref().and_then(|c| symbols::core_event(&c.name)),
                         });
+                        continue;
+                    }
+                    Decl::Setup(word, body) | Decl::Turn(word, body) => {
+                        let mut ctx = Ctx::new(&sym, unit.file, diags);
+                        let (key, list) = if matches!(d, Decl::Setup(..)) {
+                            ("ruleset/setup", ctx.block(body))
+                        } else {
+                            let (stmts, phases) = ctx.turn(body, &meta.name);
+                            ruleset.phases.extend(phases);
+                            ("ruleset/turn", stmts)
+                        };
+                        exact_names
+                            .extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
+                        if key == "ruleset/setup" {
+                            ruleset.setup.extend(list);
+                        } else {
+                            ruleset.turn.extend(list);
+                        }
+                        record_span(&mut spans, sources, unit.file, key.into(), *word);
+                        continue;
+                    }
+                    Decl::Action(a) => {
+                        if let Some(prev) = sym
+                            .kinds
+                            .contains_key(&a.named.name.name)
+                            .then(|| {
+                                sym.origins
+                                    .get(&("ability kind".to_string(), a.named.name.name.clone()))
+                            })
+                            .flatten()
+                        {
+                            diags.push(
+                                Diagnostic::error(
+                                    codes::RESOLVE_DUPLICATE_DECLARATION,
+                                    unit.file,
+                                    a.named.name.span,
+                                    format!(
+                                        "`{}` names both an action and an ability kind",
+                                        a.named.name.name
+                                    ),
+                                    "the action",
+                                )
+                                .with_related(Label::new(prev.file, prev.span, "the ability kind"))
+                                .with_help("windows name both by their names: rename the action"),
+                            );
+                        }
+                        let mut ctx = Ctx::new(&sym, unit.file, diags);
+                        ctx.push();
+                        let candidates = a.each.as_ref().map(|(_, cards)| ctx.cards(cards));
+                        if let Some((var, _)) = &a.each {
+                            ctx.bind(&var.name, Ty::of(ir::Type::Card), var.span, false);
+                        }
+                        let condition = a.condition.as_ref().map(|c| ctx.cond(c));
+                        let body = ctx.block(&a.body);
+                        ctx.pop();
+                        exact_names
+                            .extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
+                        let action = ir::Action {
+                            name: labelled(&meta.name, &a.named),
+                            var: a.each.as_ref().map(|(v, _)| v.name.clone()),
+                            candidates,
+                            condition,
+                            body,
+                        };
+                        record_span(
+                            &mut spans,
+                            sources,
+                            unit.file,
+                            format!("ruleset/actions/{}", action.name.id),
+                            a.named.name.span,
+                        );
+                        ruleset.actions.push(action);
+                        continue;
+                    }
+                    Decl::Rule(r) => {
+                        let mut ctx = Ctx::new(&sym, unit.file, diags);
+                        let body = ctx.block(&r.body);
+                        exact_names
+                            .extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
+                        let rule = ir::Rule {
+                            name: labelled(&meta.name, &r.named),
+                            body,
+                        };
+                        record_span(
+                            &mut spans,
+                            sources,
+                            unit.file,
+                            format!("ruleset/rules/{}", rule.name.id),
+                            r.named.name.span,
+                        );
+                        ruleset.rules.push(rule);
                         continue;
                     }
                     _ => continue,

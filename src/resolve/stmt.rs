@@ -516,9 +516,252 @@ impl<'a> Ctx<'a> {
                 );
                 return None;
             }
+            StmtKind::Phase(_, body) => {
+                let word = Span::new(s.span.start, s.span.start + "phase".len());
+                self.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_MISPLACED_STATEMENT,
+                        self.file,
+                        word,
+                        "`phase` is only allowed at the top level of `turn`",
+                        "not directly inside `turn { … }`",
+                    )
+                    .with_help(
+                        "phases divide the turn: write them directly inside `turn { … }`; \
+                         to share steps, call a procedure",
+                    ),
+                );
+                self.block(body);
+                return None;
+            }
+            StmtKind::Window(w) => {
+                let players = self.window_players(&w.players);
+                let entries = w
+                    .entries
+                    .iter()
+                    .filter_map(|e| self.window_entry(e))
+                    .collect();
+                Stmt::Window {
+                    players,
+                    chain: w.chain,
+                    entries,
+                }
+            }
+            StmtKind::Chain(b) => Stmt::Chain {
+                body: self.block(b),
+            },
+            StmtKind::Resolve(kind, cards) => {
+                let cards = self.cards(cards);
+                let sym: &'a Symbols = self.sym;
+                let Some(k) = sym.kinds.get(&kind.name) else {
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_ABILITY_KIND,
+                        "ability kind",
+                        &kind.name,
+                        kind.span,
+                        self.sym.kinds.keys().map(String::as_str),
+                    );
+                    return None;
+                };
+                Stmt::Resolve {
+                    kind: k.id.clone(),
+                    cards,
+                }
+            }
+            StmtKind::Check => Stmt::Check,
+            StmtKind::Reach(m) => match self.sym.moments.get(&m.name) {
+                Some(id) => Stmt::Reach { moment: id.clone() },
+                None => {
+                    self.unknown(
+                        codes::RESOLVE_UNKNOWN_MOMENT,
+                        "moment",
+                        &m.name,
+                        m.span,
+                        self.sym.moments.keys().map(String::as_str),
+                    );
+                    return None;
+                }
+            },
             StmtKind::Modify(m) => return self.modify(m),
             StmtKind::Call(name, args, dur) => return self.call_stmt(name, args, dur, s.span),
         })
+    }
+
+    /// The body of `turn { … }`: its top-level `phase` statements define the game's phases
+    /// (ids qualified by `pack`), in order.
+    pub fn turn(&mut self, b: &ast::Block, pack: &str) -> (Vec<Stmt>, Vec<ir::Labelled>) {
+        let mut phases: Vec<ir::Labelled> = Vec::new();
+        let mut seen: Vec<(&str, Span)> = Vec::new();
+        let mut out = Vec::new();
+        self.push();
+        for s in &b.stmts {
+            let StmtKind::Phase(named, body) = &s.kind else {
+                out.extend(self.stmt(s));
+                continue;
+            };
+            let name = &named.name;
+            if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name.name) {
+                self.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_DUPLICATE_DECLARATION,
+                        self.file,
+                        name.span,
+                        format!("phase `{}` is declared twice", name.name),
+                        "declared again here",
+                    )
+                    .with_related(crate::diagnostic::Label::new(
+                        self.file,
+                        *first,
+                        "first declared here",
+                    ))
+                    .with_help("each phase of the turn needs its own name"),
+                );
+                self.block(body);
+                continue;
+            }
+            seen.push((&name.name, name.span));
+            let phase = ir::Labelled {
+                id: format!("{pack}:{}", name.name),
+                label: named.label.as_ref().map(|l| l.value.clone()),
+            };
+            out.push(Stmt::Phase {
+                phase: phase.id.clone(),
+                body: self.block(body),
+            });
+            phases.push(phase);
+        }
+        self.pop();
+        (out, phases)
+    }
+
+    /// Who a window lets act: a player, or a list of players in priority order.
+    fn window_players(&mut self, e: &ast::Expr) -> Expr {
+        let one = |ctx: &mut Self, e: &ast::Expr| {
+            let (x, ty) = ctx.expr(e);
+            if !ty.fits(&[Type::Player]) {
+                ctx.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_TYPE_MISMATCH,
+                        ctx.file,
+                        e.span,
+                        format!(
+                            "a window's players must be a player or a list of players, found {}",
+                            ty.describe()
+                        ),
+                        format!("this is {}", ty.describe()),
+                    )
+                    .with_help(
+                        "name a player or list them in priority order: `window you { … }`, \
+                         `window [opponent, you] { … }`",
+                    ),
+                );
+            }
+            x
+        };
+        match &e.kind {
+            ast::ExprKind::List(items) => Expr::List(items.iter().map(|i| one(self, i)).collect()),
+            _ => one(self, e),
+        }
+    }
+
+    /// One thing a window offers: an action, or the abilities of an activated kind.
+    fn window_entry(&mut self, e: &ast::WindowEntry) -> Option<ir::WindowEntry> {
+        let sym: &'a Symbols = self.sym;
+        let name = &e.name;
+        if let Some(id) = sym.actions.get(&name.name) {
+            if let Some(w) = &e.with {
+                self.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_INVALID_WINDOW_ENTRY,
+                        self.file,
+                        w.span,
+                        format!(
+                            "`with` selects abilities by attribute, but `{}` is an action",
+                            name.name
+                        ),
+                        "not after an action",
+                    )
+                    .with_help(format!(
+                        "remove `with {}`, or put the condition in the action's `if`",
+                        w.name
+                    )),
+                );
+                return None;
+            }
+            return Some(ir::WindowEntry::Action(id.clone()));
+        }
+        if let Some(k) = sym.kinds.get(&name.name) {
+            if k.semantics != ir::Semantics::Activated {
+                let mut activated: Vec<&str> = sym
+                    .kinds
+                    .iter()
+                    .filter(|(_, k)| k.semantics == ir::Semantics::Activated)
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                activated.sort_unstable();
+                let help = if activated.is_empty() {
+                    "windows offer actions and activated abilities; the ruleset declares no \
+                     activated ability kind"
+                        .to_string()
+                } else {
+                    format!(
+                        "windows offer actions and activated abilities (here: {}); other kinds \
+                         work on their own (triggered ones wait for a `check`)",
+                        activated
+                            .iter()
+                            .map(|n| format!("`{n}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                };
+                self.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_INVALID_WINDOW_ENTRY,
+                        self.file,
+                        name.span,
+                        format!(
+                            "a window offers activated abilities, but `{}` is {}",
+                            name.name,
+                            semantics_name(k.semantics)
+                        ),
+                        "not an activated kind",
+                    )
+                    .with_help(help),
+                );
+                return None;
+            }
+            let kind = k.id.clone();
+            let attribute = match &e.with {
+                None => None,
+                Some(a) => match sym.attributes.get(&a.name) {
+                    Some(id) => Some(id.clone()),
+                    None => {
+                        self.unknown(
+                            codes::RESOLVE_UNKNOWN_ATTRIBUTE,
+                            "attribute",
+                            &a.name,
+                            a.span,
+                            sym.attributes.keys().map(String::as_str),
+                        );
+                        return None;
+                    }
+                },
+            };
+            return Some(ir::WindowEntry::Abilities { kind, attribute });
+        }
+        let names = sym
+            .actions
+            .keys()
+            .chain(sym.kinds.keys())
+            .map(String::as_str);
+        self.unknown(
+            codes::RESOLVE_UNKNOWN_ACTION,
+            "action or ability kind",
+            &name.name,
+            name.span,
+            names,
+        );
+        None
     }
 
     fn modify(&mut self, m: &ast::Modify) -> Option<Stmt> {
@@ -825,5 +1068,15 @@ impl<'a> Ctx<'a> {
             .with_help_opt(help),
         );
         None
+    }
+}
+
+/// How an ability kind's semantics reads in a message.
+fn semantics_name(s: ir::Semantics) -> &'static str {
+    match s {
+        ir::Semantics::Activated => "an activated ability kind",
+        ir::Semantics::Triggered => "a triggered ability kind",
+        ir::Semantics::Continuous => "a continuous ability kind",
+        ir::Semantics::Replacement => "a replacement ability kind",
     }
 }

@@ -135,6 +135,8 @@ pub struct Symbols {
     pub verbs: HashMap<String, Callable>,
     /// Procedures by name.
     pub procedures: HashMap<String, Callable>,
+    /// Player actions by name (what windows offer), to their ids.
+    pub actions: HashMap<String, String>,
     /// Schema field names of every card type (for filters and declarations).
     pub field_names: HashMap<String, ir::FieldType>,
     /// Slot relations by name (`facing`): a card's related card across the table.
@@ -187,6 +189,8 @@ impl Symbols {
             .extend(other.verbs.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.procedures
             .extend(other.procedures.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.actions
+            .extend(other.actions.iter().map(|(k, v)| (k.clone(), v.clone())));
         self.field_names.extend(
             other
                 .field_names
@@ -216,6 +220,7 @@ pub const ZONE_PROPS: &[&str] = &[
     "per_player",
     "shared",
     "bare_means_every",
+    "in_play",
 ];
 /// Core field types of card-type schemas.
 pub const FIELD_TYPES: &[&str] = &["number", "text", "bool", "stat"];
@@ -227,6 +232,8 @@ pub const VALUE_TYPES: &[&str] = &[
 pub const SEMANTICS: &[&str] = &["activated", "triggered", "continuous", "replacement"];
 /// Core keyword meanings.
 pub const KEYWORD_MEANINGS: &[&str] = &["untargetable"];
+/// Core event meanings (`event moves(…) = move`).
+pub const CORE_EVENTS: &[&str] = &["move", "enter", "leave"];
 /// Core attribute flags.
 pub const ATTRIBUTE_FLAGS: &[&str] = &["unnegatable", "carried", "response"];
 /// Core normalization rules.
@@ -244,6 +251,16 @@ pub const NORM_RULES: &[&str] = &[
 pub const DECK_RULES: &[&str] = &["size", "min_size", "max_size", "copies", "max"];
 /// Fields every card has.
 pub const COMMON_FIELDS: &[&str] = &["number", "type", "keywords", "name"];
+
+/// The core meaning of an event, by its name in `= …`.
+pub fn core_event(name: &str) -> Option<ir::CoreEvent> {
+    Some(match name {
+        "move" => ir::CoreEvent::Move,
+        "enter" => ir::CoreEvent::Enter,
+        "leave" => ir::CoreEvent::Leave,
+        _ => return None,
+    })
+}
 
 /// Parses a value type name.
 pub fn value_type(name: &str) -> Option<Type> {
@@ -379,6 +396,7 @@ impl Declarer<'_> {
                     ordered: false,
                     per_player: true,
                     bare_means_every: false,
+                    in_play: false,
                     slots: z.slots.iter().map(|s| s.name.clone()).collect(),
                     relations: Vec::new(),
                 };
@@ -392,6 +410,7 @@ impl Declarer<'_> {
                         "per_player" => zone.per_player = true,
                         "shared" => zone.per_player = false,
                         "bare_means_every" => zone.bare_means_every = true,
+                        "in_play" => zone.in_play = true,
                         other => self.invalid(p.span, "zone property", other, ZONE_PROPS),
                     }
                 }
@@ -765,6 +784,9 @@ impl Declarer<'_> {
                 self.ruleset.attributes.push(attr);
             }
             Decl::Event(e) => {
+                if let Some(core) = &e.core {
+                    self.check_core_event(e, core);
+                }
                 if !self.claim("event", &e.named.name) {
                     return;
                 }
@@ -795,6 +817,45 @@ impl Declarer<'_> {
                     &mut self.sym.procedures
                 };
                 map.insert(v.named.name.name.clone(), Callable { id, params });
+            }
+            Decl::Setup(word, _) | Decl::Turn(word, _) => {
+                let what = if matches!(decl, Decl::Setup(..)) {
+                    "setup"
+                } else {
+                    "turn"
+                };
+                let key = ("block".to_string(), what.to_string());
+                if let Some(prev) = self.sym.origins.get(&key) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::RESOLVE_DUPLICATE_DECLARATION,
+                            self.file,
+                            *word,
+                            format!("a ruleset has one `{what}` block; this is a second one"),
+                            "a second one",
+                        )
+                        .with_related(Label::new(prev.file, prev.span, "the first one"))
+                        .with_help(format!("merge the two into one `{what} {{ … }}`")),
+                    );
+                    return;
+                }
+                self.sym.origins.insert(
+                    key,
+                    Origin {
+                        file: self.file,
+                        span: *word,
+                    },
+                );
+            }
+            Decl::Action(a) => {
+                if !self.claim("action", &a.named.name) {
+                    return;
+                }
+                let id = self.qualify(&a.named.name.name);
+                self.sym.actions.insert(a.named.name.name.clone(), id);
+            }
+            Decl::Rule(r) => {
+                self.claim("rule", &r.named.name);
             }
             Decl::Numbers(rules, _) => {
                 let r = self.norm_rules(rules);
@@ -864,6 +925,78 @@ impl Declarer<'_> {
                     self.ruleset.deck.push(rule);
                 }
             }
+        }
+    }
+
+    /// Checks that an event given a core meaning (`= move`) has the payload the core fills in:
+    /// its first parameters by type, and nothing else the core could not give.
+    fn check_core_event(&mut self, e: &ast::EventDecl, core: &ast::Ident) {
+        let (shape, written): (&[&str], &str) = match core.name.as_str() {
+            "move" => (
+                &["card", "zone", "zone"],
+                "(card: card, from: zone, to: zone)",
+            ),
+            "enter" | "leave" => (&["card", "zone"], "(card: card, zone: zone)"),
+            other => {
+                self.invalid(core.span, "event meaning", other, CORE_EVENTS);
+                return;
+            }
+        };
+        let name = &e.named.name.name;
+        let fits = e.params.len() >= shape.len()
+            && shape
+                .iter()
+                .zip(&e.params)
+                .all(|(t, p)| matches!(p.types.as_slice(), [one] if one.name == *t));
+        if !fits {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_CORE_EVENT_PAYLOAD,
+                    self.file,
+                    core.span,
+                    format!(
+                        "`= {}` needs a payload that starts with {written}",
+                        core.name
+                    ),
+                    format!("`{name}` does not"),
+                )
+                .with_help(format!(
+                    "the core fills the first parameters in this order (their names are free): \
+                     `event {name}{written} = {}`",
+                    core.name
+                )),
+            );
+            return;
+        }
+        if let Some(p) = e
+            .params
+            .iter()
+            .skip(shape.len())
+            .find(|p| !p.optional && p.default.is_none())
+        {
+            let types: Vec<&str> = p.types.iter().map(|t| t.name.as_str()).collect();
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_CORE_EVENT_PAYLOAD,
+                    self.file,
+                    core.span,
+                    format!(
+                        "the core emits `{name}` without `{}`, but the parameter is required",
+                        p.name.name
+                    ),
+                    "the core cannot give it",
+                )
+                .with_related(Label::new(
+                    self.file,
+                    p.name.span,
+                    "not part of the core's payload",
+                ))
+                .with_help(format!(
+                    "make it optional (`{}: {}?`), or remove it",
+                    p.name.name,
+                    types.join(" | ")
+                )),
+            );
         }
     }
 

@@ -1,0 +1,158 @@
+//! Choices and the agents that make them. Every decision of a game goes through one
+//! [`Request`] answered by an [`Agent`] that sees only a [`PlayerView`].
+
+use super::state::{CardId, Seat};
+use super::view::PlayerView;
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+/// What kind of answer a request wants.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequestKind {
+    /// Take one of the offered actions, or pass (the last option is always "pass").
+    Action,
+    /// Yes or no (`may`, optional costs).
+    YesNo,
+    /// Pick between `min` and `max` of the options (cards).
+    Cards {
+        /// Fewest.
+        min: usize,
+        /// Most.
+        max: usize,
+    },
+    /// Pick one option (`choose one`, the order of triggers).
+    OneOf,
+    /// Name something (`declare name`): free text; `options` lists suggestions.
+    Declare,
+}
+
+/// One option of a request.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Choice {
+    /// What the player reads: `attack 紅 美鈴`, `pass`, a card name, or `a hidden card`.
+    pub label: String,
+    /// The action or ability kind's short name, for actions.
+    pub action: Option<String>,
+    /// The card's name as the chooser may know it (`None` when hidden from them).
+    pub card: Option<String>,
+    /// The card, for engine use (never shown to agents as an identity).
+    #[serde(skip)]
+    pub card_id: Option<CardId>,
+}
+
+/// A decision asked of one player.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Request {
+    /// Who decides.
+    pub player: Seat,
+    /// What kind of answer.
+    pub kind: RequestKind,
+    /// A one-line description (`choose 1 card in your.hand`).
+    pub prompt: String,
+    /// The options.
+    pub options: Vec<Choice>,
+}
+
+/// An answer to a request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Answer {
+    /// The option at this index (actions, one-of).
+    Pick(usize),
+    /// Yes / no.
+    Yes(bool),
+    /// These options (cards).
+    Many(Vec<usize>),
+    /// A declared text.
+    Text(String),
+    /// The player concedes (12.7: at any time, always accepted).
+    Concede,
+}
+
+impl Request {
+    /// Whether an answer fits the request.
+    pub fn accepts(&self, a: &Answer) -> bool {
+        match (&self.kind, a) {
+            (_, Answer::Concede) => true,
+            (RequestKind::Action | RequestKind::OneOf, Answer::Pick(i)) => *i < self.options.len(),
+            (RequestKind::YesNo, Answer::Yes(_)) => true,
+            (RequestKind::Cards { min, max }, Answer::Many(v)) => {
+                let mut seen = v.clone();
+                seen.sort_unstable();
+                seen.dedup();
+                seen.len() == v.len()
+                    && v.len() >= *min
+                    && v.len() <= *max
+                    && v.iter().all(|i| *i < self.options.len())
+            }
+            (RequestKind::Declare, Answer::Text(t)) => !t.trim().is_empty(),
+            _ => false,
+        }
+    }
+}
+
+/// Something that answers requests for one seat.
+pub trait Agent: Send {
+    /// Answers a request, seeing only the player's view.
+    fn decide(&mut self, view: &PlayerView<'_>, request: &Request) -> Answer;
+}
+
+/// Picks uniformly among legal answers, from its own seeded stream.
+pub struct RandomAgent {
+    rng: ChaCha8Rng,
+}
+
+impl RandomAgent {
+    /// A random agent for a seat of a seeded game (its own stream: swapping one agent does not
+    /// change the shuffles or the other seat's choices).
+    pub fn new(seed: u64, seat: Seat) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(1 + seat as u64);
+        RandomAgent { rng }
+    }
+}
+
+impl Agent for RandomAgent {
+    fn decide(&mut self, _view: &PlayerView<'_>, r: &Request) -> Answer {
+        let n = r.options.len();
+        match r.kind {
+            RequestKind::Action | RequestKind::OneOf => {
+                Answer::Pick(self.rng.random_range(0..n.max(1)))
+            }
+            RequestKind::YesNo => Answer::Yes(self.rng.random_bool(0.5)),
+            RequestKind::Cards { min, max } => {
+                let k = self.rng.random_range(min..=max.min(n).max(min));
+                let mut idx: Vec<usize> = (0..n).collect();
+                for i in 0..k.min(n) {
+                    let j = self.rng.random_range(i..n);
+                    idx.swap(i, j);
+                }
+                idx.truncate(k.min(n));
+                Answer::Many(idx)
+            }
+            RequestKind::Declare => match r.options.len() {
+                0 => Answer::Text("?".into()),
+                n => Answer::Text(r.options[self.rng.random_range(0..n)].label.clone()),
+            },
+        }
+    }
+}
+
+/// Always the first legal answer: the first action offered, yes, the fewest cards.
+pub struct FirstLegalAgent;
+
+impl Agent for FirstLegalAgent {
+    fn decide(&mut self, _view: &PlayerView<'_>, r: &Request) -> Answer {
+        match r.kind {
+            RequestKind::Action | RequestKind::OneOf => Answer::Pick(0),
+            RequestKind::YesNo => Answer::Yes(true),
+            RequestKind::Cards { min, .. } => Answer::Many((0..min).collect()),
+            RequestKind::Declare => Answer::Text(
+                r.options
+                    .first()
+                    .map(|o| o.label.clone())
+                    .unwrap_or_else(|| "?".into()),
+            ),
+        }
+    }
+}

@@ -1,0 +1,1072 @@
+//! Statements. Each statement first evaluates everything it needs (choices included), then
+//! changes the game; nested bodies are returned as frames for the VM to run, never run by
+//! Rust recursion.
+
+use super::agent::{Answer, Choice, Request, RequestKind};
+use super::program::Program;
+use super::state::{Alias, CardId, ModKind, Outcome, Seat, TreatAs, Until, Value, ZoneKey};
+use super::{CallStart, EventData, Frame, Game, Window};
+use crate::ir::{self, Duration, Face, NegateScope, Position, Stmt};
+use std::rc::Rc;
+
+/// A move about to happen.
+struct MoveSpec<'a> {
+    to: ZoneKey,
+    position: Option<Position>,
+    face: Option<Face>,
+    state: Option<&'a str>,
+    slot: Option<String>,
+}
+
+impl<'p> Game<'p> {
+    /// Runs one statement; returns the frames it pushes (last on top).
+    pub(super) fn exec(&mut self, s: &'p Stmt) -> Result<Vec<Frame<'p>>, Request> {
+        let mut out = Vec::new();
+        match s {
+            Stmt::Let { var, value } => {
+                let v = self.eval(value)?;
+                self.vars.push((var.as_str(), v));
+            }
+            Stmt::If { arms, otherwise } => {
+                let mut body: &'p [Stmt] = otherwise;
+                for (cond, b) in arms {
+                    if self.eval(cond)? == Value::Bool(true) {
+                        body = b;
+                        break;
+                    }
+                }
+                if !body.is_empty() {
+                    out.push(self.block(body));
+                }
+            }
+            Stmt::ForEach { var, cards, body } => {
+                let v = self.eval(cards)?;
+                let items: Vec<Value> = match v {
+                    Value::Players(ps) => ps.into_iter().map(Value::Player).collect(),
+                    Value::List(l) => l,
+                    other => self.cards_of(&other).into_iter().map(Value::Card).collect(),
+                };
+                out.push(Frame::Each {
+                    var,
+                    items,
+                    idx: 0,
+                    body,
+                    mark: self.vars.len(),
+                });
+            }
+            Stmt::Repeat { times, body } => {
+                let n = match self.eval(times)? {
+                    Value::Int(n) => n.clamp(0, 10_000),
+                    _ => 0,
+                };
+                out.push(Frame::Repeat { left: n, body });
+            }
+            Stmt::May { players, body } => {
+                let mut agree = true;
+                for p in players {
+                    let who = match self.eval(p)? {
+                        Value::Player(x) => x,
+                        _ => self.ctx().you,
+                    };
+                    let req = Request {
+                        player: who,
+                        kind: RequestKind::YesNo,
+                        prompt: format!("may: {}", self.describe(body)),
+                        options: Vec::new(),
+                    };
+                    if self.ask(req)? != Answer::Yes(true) {
+                        agree = false;
+                        break;
+                    }
+                }
+                if agree {
+                    out.push(self.block(body));
+                }
+            }
+            Stmt::Move {
+                cards,
+                to,
+                position,
+                face,
+                state,
+                slot,
+            } => {
+                let cards = self.eval(cards)?;
+                let to = self.eval(to)?;
+                let slot = match slot {
+                    Some(s) => match self.eval(s)? {
+                        Value::Text(t) => Some(t),
+                        _ => None,
+                    },
+                    None => None,
+                };
+                let list = self.cards_of(&cards);
+                for c in list {
+                    let Some(dest) = self.destination(&to, c) else {
+                        continue;
+                    };
+                    let spec = MoveSpec {
+                        to: dest,
+                        position: *position,
+                        face: *face,
+                        state: state.as_deref(),
+                        slot: slot.clone(),
+                    };
+                    out.extend(self.move_card(c, spec));
+                }
+            }
+            Stmt::Attach { card, host } => {
+                let c = self.eval(card)?;
+                let h = self.eval(host)?;
+                if let (Some(c), Value::Card(h)) = (self.cards_of(&c).first().copied(), h) {
+                    if c != h {
+                        self.state.cards[c as usize].host = Some(h);
+                        self.changed();
+                        let text = format!("{} is set on {}", self.card_name(c), self.card_name(h));
+                        self.log_line("attach", text);
+                    }
+                }
+            }
+            Stmt::SetState { cards, state, .. } => {
+                let v = self.eval(cards)?;
+                if let Some(&si) = self.prog.state_index.get(state) {
+                    for c in self.cards_of(&v) {
+                        self.set_state(c, si);
+                    }
+                }
+            }
+            Stmt::ClearState { cards, state } => {
+                let v = self.eval(cards)?;
+                if let Some(&si) = self.prog.state_index.get(state) {
+                    for c in self.cards_of(&v) {
+                        if self.state.in_state(c, si) {
+                            self.state.cards[c as usize].states &= !(1u64 << si);
+                            self.changed();
+                            let text = format!(
+                                "{} is no longer {}",
+                                self.card_name(c),
+                                Program::short(state)
+                            );
+                            self.log_line("state", text);
+                        }
+                    }
+                }
+            }
+            Stmt::AliasZone {
+                zone,
+                becomes,
+                duration,
+            } => {
+                let z = self.eval(zone)?;
+                let Some(&to) = self.prog.zones.get(becomes) else {
+                    return Ok(out);
+                };
+                let until = self.until(duration);
+                if let Value::Zone(from, owners) = z {
+                    for o in owners {
+                        let from = ZoneKey {
+                            zone: from,
+                            owner: o,
+                        };
+                        let to = ZoneKey { zone: to, owner: o };
+                        // its cards become the other zone's cards as they are (3.3.6)
+                        let slot_from = self.state.slot(from);
+                        let slot_to = self.state.slot(to);
+                        let cards = std::mem::take(&mut self.state.zones[slot_from]);
+                        for c in &cards {
+                            self.state.cards[*c as usize].zone = to;
+                        }
+                        self.state.zones[slot_to].extend(cards);
+                        self.state.aliases.push(Alias {
+                            from,
+                            to,
+                            until: until.clone(),
+                        });
+                        self.changed();
+                        let text = format!(
+                            "p{}'s {} becomes {}",
+                            o + 1,
+                            Program::short(&self.prog.ruleset.zones[from.zone as usize].name.id),
+                            Program::short(becomes)
+                        );
+                        self.log_line("zone", text);
+                    }
+                }
+            }
+            Stmt::Modify {
+                cards,
+                stat,
+                layer,
+                op,
+                value,
+                duration,
+            } => {
+                let targets = self.eval(cards)?;
+                let v = match value {
+                    Some(v) => self.eval(v)?,
+                    None => Value::Absent,
+                };
+                let until = self.until(duration);
+                for c in self.cards_of(&targets) {
+                    let ts = self.state.tick();
+                    for kind in self.stat_mods(stat, layer, op, &v) {
+                        let m = self.modifier(c, kind, until.clone(), ts);
+                        self.state.modifiers.push(m);
+                    }
+                    self.changed();
+                    let text = format!(
+                        "{}: {} {} {}",
+                        self.card_name(c),
+                        Program::short(stat),
+                        op,
+                        show(&v)
+                    );
+                    self.log_line("modify", text);
+                }
+            }
+            Stmt::Count {
+                subject,
+                counter,
+                op,
+                value,
+            } => {
+                let who = self.eval(subject)?;
+                let v = match self.eval(value)? {
+                    Value::Int(n) => n,
+                    _ => 0,
+                };
+                let Some(&k) = self.prog.counter_index.get(counter) else {
+                    return Ok(out);
+                };
+                let apply = |x: &mut i64| match op.as_str() {
+                    "=" => *x = v,
+                    "-=" => *x = x.saturating_sub(v),
+                    _ => *x = x.saturating_add(v),
+                };
+                let mut touched = Vec::new();
+                match &who {
+                    Value::Player(p) => {
+                        apply(&mut self.state.players[*p as usize].counters[k as usize]);
+                        touched.push((
+                            format!("p{}", p + 1),
+                            self.state.players[*p as usize].counters[k as usize],
+                        ));
+                    }
+                    Value::Players(ps) => {
+                        for p in ps {
+                            apply(&mut self.state.players[*p as usize].counters[k as usize]);
+                            touched.push((
+                                format!("p{}", p + 1),
+                                self.state.players[*p as usize].counters[k as usize],
+                            ));
+                        }
+                    }
+                    other => {
+                        for c in self.cards_of(other) {
+                            apply(&mut self.state.cards[c as usize].counters[k as usize]);
+                            touched.push((
+                                self.card_name(c),
+                                self.state.cards[c as usize].counters[k as usize],
+                            ));
+                        }
+                    }
+                }
+                if !touched.is_empty() {
+                    self.changed();
+                }
+                for (who, now) in touched {
+                    self.log_line(
+                        "counter",
+                        format!("{who}: {} {op} {v} (now {now})", Program::short(counter)),
+                    );
+                }
+            }
+            Stmt::Grant {
+                keyword,
+                args,
+                cards,
+                duration,
+            } => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.eval(a)?);
+                }
+                let targets = self.eval(cards)?;
+                let until = self.until(duration);
+                if let Some(&k) = self.prog.keyword_index.get(keyword) {
+                    for c in self.cards_of(&targets) {
+                        let ts = self.state.tick();
+                        let m =
+                            self.modifier(c, ModKind::Grant(k, vals.clone()), until.clone(), ts);
+                        self.state.modifiers.push(m);
+                        self.changed();
+                        let text =
+                            format!("{} gets {}", self.card_name(c), Program::short(keyword));
+                        self.log_line("modify", text);
+                    }
+                }
+            }
+            Stmt::RemoveKeyword {
+                keyword,
+                cards,
+                duration,
+            } => {
+                let targets = self.eval(cards)?;
+                let until = self.until(duration);
+                if let Some(&k) = self.prog.keyword_index.get(keyword) {
+                    for c in self.cards_of(&targets) {
+                        let ts = self.state.tick();
+                        let m = self.modifier(c, ModKind::Remove(k), until.clone(), ts);
+                        self.state.modifiers.push(m);
+                        self.changed();
+                        let text =
+                            format!("{} loses {}", self.card_name(c), Program::short(keyword));
+                        self.log_line("modify", text);
+                    }
+                }
+            }
+            Stmt::Reveal { cards } => {
+                let v = self.eval(cards)?;
+                let all = (1u32 << self.prog.players()) - 1;
+                for c in self.cards_of(&v) {
+                    self.state.cards[c as usize].known |= all;
+                    let text = format!("{} is revealed", self.card_name(c));
+                    self.log_line("reveal", text);
+                }
+            }
+            Stmt::Look { cards, by } => {
+                let v = self.eval(cards)?;
+                let who = match self.eval(by)? {
+                    Value::Player(p) => p,
+                    _ => self.ctx().you,
+                };
+                let list = self.cards_of(&v);
+                for c in &list {
+                    self.state.cards[*c as usize].known |= 1 << who;
+                }
+                let names: Vec<String> = list.iter().map(|c| self.card_name(*c)).collect();
+                self.push_log(
+                    "look",
+                    format!("p{} looks at {}", who + 1, names.join(", ")),
+                    Some(format!("p{} looks at {} cards", who + 1, list.len())),
+                    1 << who,
+                    self.source_text(),
+                );
+            }
+            Stmt::Shuffle { zone } => {
+                if let Value::Zone(z, owners) = self.eval(zone)? {
+                    for o in owners {
+                        let k = ZoneKey { zone: z, owner: o };
+                        self.forget(k);
+                        self.shuffle_zone(k);
+                    }
+                }
+            }
+            Stmt::Negate {
+                cards,
+                scope,
+                include_unnegatable,
+                duration,
+            } => {
+                let targets = self.eval(cards)?;
+                let until = self.until(duration);
+                for c in self.cards_of(&targets) {
+                    match scope {
+                        NegateScope::Text => {
+                            let ts = self.state.tick();
+                            let m = self.modifier(
+                                c,
+                                ModKind::NegateText(*include_unnegatable),
+                                until.clone(),
+                                ts,
+                            );
+                            self.state.modifiers.push(m);
+                        }
+                        NegateScope::Effect => self.state.cards[c as usize].effect_negated = true,
+                    }
+                    self.changed();
+                    let text = format!(
+                        "{}'s {} is negated",
+                        self.card_name(c),
+                        if *scope == NegateScope::Text {
+                            "text"
+                        } else {
+                            "effect"
+                        }
+                    );
+                    self.log_line("negate", text);
+                }
+            }
+            Stmt::Cancel { event, subject } => {
+                let subj = match subject {
+                    Some(s) => self.eval(s)?,
+                    None => Value::Absent,
+                };
+                if let Some(&e) = self.prog.event_index.get(event) {
+                    // waiting triggers of that event for that subject go with it
+                    self.pending.retain(|p| {
+                        !(p.event.event == e
+                            && (subj == Value::Absent || p.event.args.first() == Some(&subj)))
+                    });
+                    self.state.cancelled.push((e, subj.clone()));
+                    self.changed();
+                    let text = format!(
+                        "{} of {} is cancelled",
+                        Program::short(event),
+                        show_card(self, &subj)
+                    );
+                    self.log_line("cancel", text);
+                }
+            }
+            Stmt::TreatAs {
+                cards,
+                card_type,
+                fields,
+            } => {
+                let targets = self.eval(cards)?;
+                let mut vals = std::collections::BTreeMap::new();
+                for (k, e) in fields {
+                    vals.insert(k.clone(), self.eval(e)?);
+                }
+                for c in self.cards_of(&targets) {
+                    self.state.cards[c as usize].treat = Some(TreatAs {
+                        card_type: card_type.clone(),
+                        fields: vals.clone(),
+                    });
+                    self.changed();
+                    let text = format!(
+                        "{} is treated as {}",
+                        self.card_name(c),
+                        Program::short(card_type)
+                    );
+                    self.log_line("treat", text);
+                }
+            }
+            Stmt::Emit { event, args } => {
+                let Some(&e) = self.prog.event_index.get(event) else {
+                    return Ok(out);
+                };
+                let params = &self.prog.ruleset.events[e as usize].params;
+                let mut vals = Vec::with_capacity(params.len());
+                for p in params {
+                    vals.push(match args.get(&p.name) {
+                        Some(x) => self.eval(x)?,
+                        None => Value::Absent,
+                    });
+                }
+                let text = format!(
+                    "{}({})",
+                    Program::short(event),
+                    vals.iter()
+                        .map(|v| show_card(self, v))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                );
+                self.log_line("event", text);
+                self.emit(
+                    EventData {
+                        event: e,
+                        args: vals,
+                    },
+                    None,
+                );
+            }
+            Stmt::ChooseOne { chooser, options } => {
+                let who = match self.eval(chooser)? {
+                    Value::Player(p) => p,
+                    _ => self.ctx().you,
+                };
+                let req = Request {
+                    player: who,
+                    kind: RequestKind::OneOf,
+                    prompt: "choose one".into(),
+                    options: options
+                        .iter()
+                        .map(|(l, _)| Choice {
+                            label: l.clone(),
+                            action: None,
+                            card: None,
+                            card_id: None,
+                        })
+                        .collect(),
+                };
+                if let Answer::Pick(i) = self.ask(req)? {
+                    if let Some((_, body)) = options.get(i) {
+                        out.push(self.block(body));
+                    }
+                }
+            }
+            Stmt::Win { player } => {
+                for p in self.players_of(player)? {
+                    self.state.players[p as usize].won = true;
+                    self.log_line("end", format!("p{} meets a winning condition", p + 1));
+                }
+                self.settle();
+            }
+            Stmt::Lose { player } => {
+                for p in self.players_of(player)? {
+                    if !self.state.players[p as usize].lost {
+                        self.state.players[p as usize].lost = true;
+                        self.log_line("end", format!("p{} loses", p + 1));
+                    }
+                }
+                self.settle();
+            }
+            Stmt::DrawGame => self.end(Outcome::Draw),
+            Stmt::Flip { cards, face } => {
+                let v = self.eval(cards)?;
+                for c in self.cards_of(&v) {
+                    let cs = &mut self.state.cards[c as usize];
+                    cs.face_up = match face {
+                        Some(Face::Up) => true,
+                        Some(Face::Down) => false,
+                        None => !cs.face_up,
+                    };
+                    let up = cs.face_up;
+                    self.changed();
+                    let text = format!(
+                        "{} is turned face {}",
+                        self.card_name(c),
+                        if up { "up" } else { "down" }
+                    );
+                    self.log_line("flip", text);
+                }
+            }
+            Stmt::Simultaneously { body } => {
+                self.batch.push(Some(Vec::new()));
+                out.push(Frame::Batch);
+                out.push(self.block(body));
+            }
+            Stmt::Call { verb, args, .. } => {
+                let Some(p) = self.prog.callables.get(verb) else {
+                    return Ok(out);
+                };
+                let mut vals: Vec<(&'p str, Value)> = Vec::new();
+                for param in &p.params {
+                    let v = match args.get(&param.name) {
+                        Some(e) => self.eval(e)?,
+                        None => match &param.default {
+                            Some(d) => self.eval(d)?,
+                            None => Value::Absent,
+                        },
+                    };
+                    vals.push((param.name.as_str(), v));
+                }
+                // a set of cards given to a `card` parameter runs the verb once per card
+                let spread = p.params.iter().position(|param| {
+                    param.types == [ir::Type::Card]
+                        && matches!(
+                            vals.iter().find(|(n, _)| *n == param.name).map(|x| &x.1),
+                            Some(Value::Cards(_))
+                        )
+                });
+                let runs: Vec<Vec<(&'p str, Value)>> = match spread {
+                    Some(i) => {
+                        let Value::Cards(cs) = vals[i].1.clone() else {
+                            unreachable!()
+                        };
+                        cs.into_iter()
+                            .map(|c| {
+                                let mut v = vals.clone();
+                                v[i].1 = Value::Card(c);
+                                v
+                            })
+                            .collect()
+                    }
+                    None => vec![vals],
+                };
+                let (you, this, event, source) = {
+                    let c = self.ctx();
+                    (c.you, c.this, c.event.clone(), c.source)
+                };
+                // pushed in reverse so the first run happens first
+                for run in runs.into_iter().rev() {
+                    out.push(Frame::PopCtx);
+                    out.push(Frame::CallStart(Box::new(CallStart {
+                        you,
+                        this,
+                        event: event.clone(),
+                        source,
+                        vars: run,
+                        body: &p.body,
+                        applied: None,
+                    })));
+                }
+            }
+            Stmt::Phase { phase, body } => {
+                let idx = self.prog.phase_index.get(phase).copied();
+                self.state.phase = idx;
+                self.log_line("phase", format!("phase {}", Program::short(phase)));
+                out.push(Frame::PhaseEnd);
+                out.push(self.block(body));
+            }
+            Stmt::Window {
+                players,
+                chain,
+                entries,
+            } => {
+                let ps = self.players_of(players)?;
+                if ps.is_empty() {
+                    return Ok(out);
+                }
+                out.push(Frame::Window(Box::new(Window {
+                    players: ps,
+                    chain: *chain,
+                    entries,
+                    turn: 0,
+                    passes: 0,
+                    stack: Vec::new(),
+                    checked: false,
+                })));
+            }
+            Stmt::Chain { body } => {
+                self.push_chain_now(body);
+            }
+            Stmt::Resolve { kind, cards } => {
+                let v = self.eval(cards)?;
+                let you = self.ctx().you;
+                for c in self.cards_of(&v).into_iter().rev() {
+                    if self.state.cards[c as usize].effect_negated {
+                        let text = format!("{}'s effect does not resolve", self.card_name(c));
+                        self.log_line("negate", text);
+                        continue;
+                    }
+                    let def = self.state.cards[c as usize].def;
+                    let prog: &'p Program = self.prog;
+                    let card = &prog.cards[def as usize];
+                    for (i, a) in card.abilities.iter().enumerate().rev() {
+                        if &a.kind != kind {
+                            continue;
+                        }
+                        let aref = (def, i as u16);
+                        out.push(Frame::PopCtx);
+                        out.push(Frame::Block {
+                            stmts: &a.effect,
+                            pc: 0,
+                            mark: usize::MAX,
+                        });
+                        if !a.cost.is_empty() {
+                            out.push(Frame::Block {
+                                stmts: &a.cost,
+                                pc: 0,
+                                mark: usize::MAX,
+                            });
+                        }
+                        out.push(Frame::CallStart(Box::new(CallStart {
+                            you,
+                            this: Some(c),
+                            event: None,
+                            source: Some((c, aref)),
+                            vars: Vec::new(),
+                            body: &[],
+                            applied: None,
+                        })));
+                    }
+                }
+            }
+            Stmt::Check => {
+                let g = self.state.generation;
+                out.push(Frame::Check {
+                    rules_done: false,
+                    rule: 0,
+                    player: 0,
+                    generation: g,
+                    rounds: 0,
+                    resolved: 0,
+                });
+            }
+            Stmt::Reach { moment } => {
+                if let Some(&m) = self.prog.moment_index.get(moment) {
+                    self.reach(m, moment);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn block(&self, body: &'p [Stmt]) -> Frame<'p> {
+        Frame::Block {
+            stmts: body,
+            pc: 0,
+            mark: self.vars.len(),
+        }
+    }
+
+    fn push_chain_now(&mut self, body: &'p [Stmt]) {
+        self.push_chain(body);
+    }
+
+    fn players_of(&mut self, e: &ir::Expr) -> Result<Vec<Seat>, Request> {
+        Ok(match self.eval(e)? {
+            Value::Player(p) => vec![p],
+            Value::Players(ps) => ps,
+            Value::Card(c) => vec![self.state.cards[c as usize].controller],
+            _ => Vec::new(),
+        })
+    }
+
+    fn until(&self, d: &Duration) -> Until {
+        match d {
+            Duration::Default => match &self.prog.ruleset.default_duration {
+                Some(m) => self
+                    .prog
+                    .moment_index
+                    .get(m)
+                    .map(|i| Until::Moment(*i))
+                    .unwrap_or(Until::LeavesZone),
+                None => Until::LeavesZone,
+            },
+            Duration::Until(m) => self
+                .prog
+                .moment_index
+                .get(m)
+                .map(|i| Until::Moment(*i))
+                .unwrap_or(Until::LeavesZone),
+            Duration::While(e) => {
+                let c = self.ctx();
+                Until::While(Box::new(e.clone()), c.you, c.this)
+            }
+        }
+    }
+
+    /// The game reaches a moment: durations until it end, uses limited per it reset.
+    pub(super) fn reach(&mut self, m: u16, id: &str) {
+        let before = self.state.modifiers.len();
+        self.state.modifiers.retain(|x| x.until != Until::Moment(m));
+        let ended: Vec<Alias> = self
+            .state
+            .aliases
+            .iter()
+            .filter(|a| a.until == Until::Moment(m))
+            .cloned()
+            .collect();
+        self.state.aliases.retain(|a| a.until != Until::Moment(m));
+        for a in ended {
+            // the cards return as they are (3.3.6.c)
+            let from = self.state.slot(a.to);
+            let to = self.state.slot(a.from);
+            let cards = std::mem::take(&mut self.state.zones[from]);
+            for c in &cards {
+                self.state.cards[*c as usize].zone = a.from;
+            }
+            self.state.zones[to].extend(cards);
+        }
+        let short = Program::short(id).to_string();
+        self.state.uses.retain(|u| u.4 != short && u.4 != id);
+        if self.state.modifiers.len() != before {
+            self.changed();
+        }
+        self.changed();
+        self.log_line("moment", format!("{short}: effects until then end"));
+    }
+
+    fn set_state(&mut self, c: CardId, si: u16) {
+        let info = &self.prog.states[si as usize];
+        let cs = &mut self.state.cards[c as usize];
+        let before = cs.states;
+        cs.states &= !info.group_mask;
+        cs.states |= 1 << si;
+        if cs.states != before {
+            self.changed();
+            let text = format!(
+                "{} becomes {}",
+                self.card_name(c),
+                Program::short(&self.prog.states[si as usize].id)
+            );
+            self.log_line("state", text);
+        }
+    }
+
+    /// Marks the game changed (computed characteristics are read again).
+    pub(super) fn changed(&mut self) {
+        self.state.generation += 1;
+    }
+
+    /// Forgets what players learned of a zone's hidden cards (after a shuffle).
+    fn forget(&mut self, k: ZoneKey) {
+        let slot = self.state.slot(k);
+        for c in self.state.zones[slot].clone() {
+            self.state.cards[c as usize].known = 0;
+        }
+    }
+
+    /// The zone a card goes to: the one named (of the card's owner when several players'
+    /// are named), read through aliases.
+    fn destination(&self, to: &Value, c: CardId) -> Option<ZoneKey> {
+        let Value::Zone(z, owners) = to else {
+            return None;
+        };
+        let owner = self.state.cards[c as usize].owner;
+        let o = if owners.contains(&owner) {
+            owner
+        } else {
+            *owners.first()?
+        };
+        let mut k = ZoneKey { zone: *z, owner: o };
+        if let Some(a) = self.state.aliases.iter().find(|a| a.from == k) {
+            k = a.to;
+        }
+        Some(k)
+    }
+
+    /// Moves one card: replacement effects first (a move the ruleset's `= move` event
+    /// describes), then the change, then its events.
+    fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Vec<Frame<'p>> {
+        let from = self.state.cards[c as usize].zone;
+        if let Some(ev) = self.prog.core_move {
+            let data = EventData {
+                event: ev,
+                args: self.move_args(ev, c, from, spec.to),
+            };
+            if let Some(frames) = self.replace(&data, c) {
+                return frames;
+            }
+        }
+        self.commit_move(c, from, spec);
+        Vec::new()
+    }
+
+    fn move_args(&self, ev: u16, c: CardId, from: ZoneKey, to: ZoneKey) -> Vec<Value> {
+        let n = self.prog.ruleset.events[ev as usize].params.len();
+        let mut args = vec![
+            Value::Card(c),
+            Value::Zone(from.zone, vec![from.owner]),
+            Value::Zone(to.zone, vec![to.owner]),
+        ];
+        args.resize(n.max(3), Value::Absent);
+        args.truncate(n);
+        args
+    }
+
+    /// The first replacement ability that matches a proposed event and was not applied yet in
+    /// this chain of effects: its body runs instead (frames); `None` when none applies.
+    fn replace(&mut self, data: &EventData, moving: CardId) -> Option<Vec<Frame<'p>>> {
+        let applied = self
+            .ctxs
+            .last()
+            .map(|c| c.applied.clone())
+            .unwrap_or_default();
+        let data = Rc::new(data.clone());
+        for c in self.trigger_candidates(data.event) {
+            let zone = self.state.cards[c as usize].zone.zone;
+            for (this, aref) in self.abilities_in(c, zone) {
+                let a: &'p ir::Ability = self.prog.ability(aref);
+                if a.semantics != ir::Semantics::Replacement || applied.contains(&(c, aref)) {
+                    continue;
+                }
+                let Some(t) = &a.trigger else { continue };
+                if self.prog.event_index.get(&t.event) != Some(&data.event) {
+                    continue;
+                }
+                let controller = self.state.cards[this as usize].controller;
+                self.push_ctx(controller, Some(this), Some(data.clone()), Some((c, aref)));
+                let ok = self.pattern_matches(t, &data)
+                    && match &a.condition {
+                        Some(cond) => self
+                            .eval(cond)
+                            .map(|v| v == Value::Bool(true))
+                            .unwrap_or(false),
+                        None => true,
+                    };
+                self.pop_ctx_now();
+                if ok {
+                    let _ = moving;
+                    let text = format!(
+                        "{} replaces {}",
+                        self.card_name(c),
+                        Program::short(&t.event)
+                    );
+                    self.log_line_src("replace", text, Some((c, aref)));
+                    let mut now: Vec<(CardId, super::program::AbilityRef)> = (*applied).clone();
+                    now.push((c, aref));
+                    return Some(vec![
+                        Frame::PopCtx,
+                        Frame::Block {
+                            stmts: &a.effect,
+                            pc: 0,
+                            mark: usize::MAX,
+                        },
+                        Frame::CallStart(Box::new(CallStart {
+                            you: controller,
+                            this: Some(this),
+                            event: Some(data.clone()),
+                            source: Some((c, aref)),
+                            vars: Vec::new(),
+                            body: &[],
+                            applied: Some(Rc::new(now)),
+                        })),
+                    ]);
+                }
+            }
+        }
+        None
+    }
+
+    fn commit_move(&mut self, c: CardId, from: ZoneKey, spec: MoveSpec<'_>) {
+        let to = spec.to;
+        let from_slot = self.state.slot(from);
+        if let Some(i) = self.state.zones[from_slot].iter().position(|x| *x == c) {
+            self.state.zones[from_slot].remove(i);
+        }
+        let to_slot = self.state.slot(to);
+        let zone = &self.prog.ruleset.zones[to.zone as usize];
+        match spec.position {
+            Some(Position::Bottom) => self.state.zones[to_slot].insert(0, c),
+            _ => self.state.zones[to_slot].push(c),
+        }
+        let keep = from != to
+            && self
+                .prog
+                .in_play
+                .get(from.zone as usize)
+                .copied()
+                .unwrap_or(false)
+            && self
+                .prog
+                .in_play
+                .get(to.zone as usize)
+                .copied()
+                .unwrap_or(false);
+        let ts = self.state.tick();
+        let public = zone.visibility == ir::Visibility::Public;
+        let counters = self.prog.ruleset.counters.len();
+        let cs = &mut self.state.cards[c as usize];
+        cs.zone = to;
+        if zone.per_player {
+            cs.controller = to.owner;
+        }
+        cs.face_up = match spec.face {
+            Some(Face::Up) => true,
+            Some(Face::Down) => false,
+            None => public,
+        };
+        if from != to && !keep {
+            // a new object: it loses what was given to it (3.1.7)
+            cs.incarnation += 1;
+            cs.states = 0;
+            cs.counters = vec![0; counters];
+            cs.treat = None;
+            cs.effect_negated = false;
+            cs.host = None;
+            cs.known = 0;
+            cs.entered = ts;
+            cs.slot = None;
+        }
+        if spec.slot.is_some() {
+            cs.slot = spec.slot;
+        }
+        if from != to {
+            for x in self.state.cards.iter_mut() {
+                if x.host == Some(c) && !keep {
+                    x.host = None;
+                }
+            }
+        }
+        if !keep
+            && self
+                .prog
+                .in_play
+                .get(to.zone as usize)
+                .copied()
+                .unwrap_or(false)
+        {
+            // a card arriving in play takes the first state of each exclusive group
+            self.state.cards[c as usize].states |= self.prog.default_states;
+        }
+        if let Some(s) = spec.state {
+            if let Some(&si) = self.prog.state_index.get(s) {
+                let info = &self.prog.states[si as usize];
+                let cs = &mut self.state.cards[c as usize];
+                cs.states &= !info.group_mask;
+                cs.states |= 1 << si;
+            }
+        }
+        self.changed();
+        // the log names the card only to players who may see it on one side of the move
+        let name = self.card_name(c);
+        let zname = |k: ZoneKey| {
+            format!(
+                "p{}'s {}",
+                k.owner + 1,
+                Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id)
+            )
+        };
+        let (fz, tz) = (zname(from), zname(to));
+        let seen_before =
+            self.prog.ruleset.zones[from.zone as usize].visibility == ir::Visibility::Public;
+        let hidden = !(public || seen_before);
+        let owner_sees = |k: ZoneKey| {
+            self.prog.ruleset.zones[k.zone as usize].visibility == ir::Visibility::OwnerSees
+        };
+        let readers = if owner_sees(to) || owner_sees(from) {
+            1u32 << self.state.cards[c as usize].owner
+        } else {
+            0
+        };
+        let text = format!("{name}: {fz} → {tz}");
+        let redacted = hidden.then(|| format!("a card: {fz} → {tz}"));
+        let source = self.source_text();
+        self.push_log("move", text, redacted, readers, source);
+        if from == to {
+            return;
+        }
+        if let Some(ev) = self.prog.core_leave {
+            let args = self.zone_args(ev, c, from);
+            self.emit(EventData { event: ev, args }, Some((c, from)));
+        }
+        if let Some(ev) = self.prog.core_move {
+            let args = self.move_args(ev, c, from, to);
+            self.emit(EventData { event: ev, args }, Some((c, from)));
+        }
+        if let Some(ev) = self.prog.core_enter {
+            let args = self.zone_args(ev, c, to);
+            self.emit(EventData { event: ev, args }, None);
+        }
+    }
+
+    fn zone_args(&self, ev: u16, c: CardId, z: ZoneKey) -> Vec<Value> {
+        let n = self.prog.ruleset.events[ev as usize].params.len();
+        let mut args = vec![Value::Card(c), Value::Zone(z.zone, vec![z.owner])];
+        args.resize(n.max(2), Value::Absent);
+        args.truncate(n);
+        args
+    }
+
+    /// A short description of a body for prompts.
+    fn describe(&self, body: &[Stmt]) -> String {
+        let mut out = String::new();
+        crate::explain::outline_stmts(&mut out, body);
+        out.lines().next().unwrap_or("").trim().to_string()
+    }
+}
+
+/// A value for a log line.
+fn show(v: &Value) -> String {
+    match v {
+        Value::Int(n) => n.to_string(),
+        Value::Pair(p) => p
+            .iter()
+            .map(|x| x.map_or("±0".to_string(), |x| x.to_string()))
+            .collect::<Vec<_>>()
+            .join("/"),
+        Value::Text(t) => t.clone(),
+        Value::Absent => "-".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+fn show_card(g: &Game<'_>, v: &Value) -> String {
+    match v {
+        Value::Card(c) => g.card_name(*c),
+        Value::Player(p) => format!("p{}", p + 1),
+        Value::Zone(z, o) => format!(
+            "{}{}",
+            o.first()
+                .map(|p| format!("p{}'s ", p + 1))
+                .unwrap_or_default(),
+            Program::short(&g.prog.ruleset.zones[*z as usize].name.id)
+        ),
+        Value::Bool(b) => b.to_string(),
+        other => show(other),
+    }
+}

@@ -1,0 +1,420 @@
+//! Characteristics: base values, then modifiers applied layer by layer in the ruleset's order,
+//! by timestamp within a layer (PMV 6.1.10–6.1.11: the last applied wins). Continuous abilities
+//! are read again whenever the game changes (a generation counter), and the results are cached
+//! until the next change.
+
+use super::program::Program;
+use super::state::{CardId, ModKind, Modifier, StatOp, Until, Value};
+use super::Game;
+use crate::ir::{Expr, Semantics, Stmt};
+use std::collections::HashMap;
+
+/// Modifiers produced by continuous abilities, and computed stats, for one generation.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Derived {
+    generation: Option<u64>,
+    mods: Vec<Modifier>,
+    stats: HashMap<CardId, Vec<Option<i64>>>,
+}
+
+impl<'p> Game<'p> {
+    /// Recomputes the continuous modifiers if the game changed since the last time.
+    fn refresh(&mut self) {
+        if self.deriving || self.derived.generation == Some(self.state.generation) {
+            return;
+        }
+        self.deriving = true;
+        let mut mods = Vec::new();
+        for c in 0..self.state.cards.len() as CardId {
+            let zone = self.state.cards[c as usize].zone.zone;
+            if !self
+                .prog
+                .in_play
+                .get(zone as usize)
+                .copied()
+                .unwrap_or(false)
+                && !self.prog.cards[self.state.cards[c as usize].def as usize]
+                    .abilities
+                    .iter()
+                    .any(|a| a.semantics == Semantics::Continuous && a.zone.is_some())
+            {
+                continue;
+            }
+            for (this, aref) in self.abilities_in(c, zone) {
+                let a = self.prog.ability(aref);
+                if a.semantics != Semantics::Continuous {
+                    continue;
+                }
+                let controller = self.state.cards[this as usize].controller;
+                let ts = self.state.cards[c as usize].entered;
+                self.push_ctx(controller, Some(this), None, Some((c, aref)));
+                let on = match &a.while_condition {
+                    Some(w) => self
+                        .eval(w)
+                        .map(|v| v == Value::Bool(true))
+                        .unwrap_or(false),
+                    None => true,
+                };
+                if on {
+                    self.collect(&a.effect, ts, &mut mods);
+                }
+                self.pop_ctx_now();
+            }
+        }
+        self.deriving = false;
+        self.derived = Derived {
+            generation: Some(self.state.generation),
+            mods,
+            stats: HashMap::new(),
+        };
+    }
+
+    /// Runs a continuous ability's body, turning its changes into modifiers.
+    fn collect(&mut self, stmts: &'p [Stmt], ts: u64, out: &mut Vec<Modifier>) {
+        for s in stmts {
+            match s {
+                Stmt::Let { var, value } => {
+                    let v = self.eval(value).unwrap_or(Value::Absent);
+                    self.vars.push((var.as_str(), v));
+                }
+                Stmt::If { arms, otherwise } => {
+                    let mut done = false;
+                    for (cond, body) in arms {
+                        if self
+                            .eval(cond)
+                            .map(|v| v == Value::Bool(true))
+                            .unwrap_or(false)
+                        {
+                            self.collect(body, ts, out);
+                            done = true;
+                            break;
+                        }
+                    }
+                    if !done {
+                        self.collect(otherwise, ts, out);
+                    }
+                }
+                Stmt::ForEach { var, cards, body } => {
+                    let v = self.eval(cards).unwrap_or(Value::Absent);
+                    for c in self.cards_of(&v) {
+                        self.vars.push((var.as_str(), Value::Card(c)));
+                        self.collect(body, ts, out);
+                        self.vars.pop();
+                    }
+                }
+                Stmt::Modify {
+                    cards,
+                    stat,
+                    layer,
+                    op,
+                    value,
+                    ..
+                } => {
+                    let Ok(targets) = self.eval(cards) else {
+                        continue;
+                    };
+                    let v = match value {
+                        Some(v) => self.eval(v).unwrap_or(Value::Absent),
+                        None => Value::Absent,
+                    };
+                    for c in self.cards_of(&targets) {
+                        for kind in self.stat_mods(stat, layer, op, &v) {
+                            out.push(self.modifier(c, kind, Until::LeavesZone, ts));
+                        }
+                    }
+                }
+                Stmt::Grant {
+                    keyword,
+                    args,
+                    cards,
+                    ..
+                } => {
+                    let Some(&k) = self.prog.keyword_index.get(keyword) else {
+                        continue;
+                    };
+                    let args: Vec<Value> = args
+                        .iter()
+                        .map(|a| self.eval(a).unwrap_or(Value::Absent))
+                        .collect();
+                    let Ok(targets) = self.eval(cards) else {
+                        continue;
+                    };
+                    for c in self.cards_of(&targets) {
+                        out.push(self.modifier(
+                            c,
+                            ModKind::Grant(k, args.clone()),
+                            Until::LeavesZone,
+                            ts,
+                        ));
+                    }
+                }
+                Stmt::RemoveKeyword { keyword, cards, .. } => {
+                    let Some(&k) = self.prog.keyword_index.get(keyword) else {
+                        continue;
+                    };
+                    let Ok(targets) = self.eval(cards) else {
+                        continue;
+                    };
+                    for c in self.cards_of(&targets) {
+                        out.push(self.modifier(c, ModKind::Remove(k), Until::LeavesZone, ts));
+                    }
+                }
+                Stmt::Negate {
+                    cards,
+                    scope: crate::ir::NegateScope::Text,
+                    include_unnegatable,
+                    ..
+                } => {
+                    let Ok(targets) = self.eval(cards) else {
+                        continue;
+                    };
+                    for c in self.cards_of(&targets) {
+                        out.push(self.modifier(
+                            c,
+                            ModKind::NegateText(*include_unnegatable),
+                            Until::LeavesZone,
+                            ts,
+                        ));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A modifier on a card's current incarnation.
+    pub(super) fn modifier(&self, c: CardId, kind: ModKind, until: Until, ts: u64) -> Modifier {
+        Modifier {
+            timestamp: ts,
+            card: c,
+            incarnation: self.state.cards[c as usize].incarnation,
+            kind,
+            until,
+        }
+    }
+
+    /// The modifier kinds a stat change makes: one per component of a composite stat (a `±0`
+    /// component makes none, 6.1.14), or one swap.
+    pub(super) fn stat_mods(&self, stat: &str, layer: &str, op: &str, v: &Value) -> Vec<ModKind> {
+        let Some(&s) = self.prog.stat_index.get(stat) else {
+            return Vec::new();
+        };
+        let layer = self.prog.layer_index.get(layer).copied().unwrap_or(0);
+        let info = &self.prog.stats[s as usize];
+        let (sop, sign) = match op {
+            "=" | ":=" => (StatOp::Set, 1),
+            "+=" => (StatOp::Add, 1),
+            "-=" => (StatOp::Add, -1),
+            "*=" => (StatOp::Mul, 1),
+            _ => (StatOp::Swap, 1),
+        };
+        if sop == StatOp::Swap || matches!(v, Value::Absent) {
+            return vec![ModKind::Stat {
+                stat: s,
+                layer,
+                op: StatOp::Swap,
+                value: 0,
+            }];
+        }
+        match v {
+            Value::Pair(p) if !info.components.is_empty() => info
+                .components
+                .iter()
+                .zip(p)
+                .filter_map(|(comp, x)| {
+                    x.map(|x| ModKind::Stat {
+                        stat: *comp,
+                        layer,
+                        op: sop,
+                        value: x * sign,
+                    })
+                })
+                .collect(),
+            Value::Int(n) if info.components.is_empty() => vec![ModKind::Stat {
+                stat: s,
+                layer,
+                op: sop,
+                value: n * sign,
+            }],
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether a one-shot modifier still applies.
+    fn alive(&mut self, m: &Modifier) -> bool {
+        if self.state.cards[m.card as usize].incarnation != m.incarnation {
+            return false;
+        }
+        match &m.until {
+            Until::While(cond, you, this) => {
+                // conditions are re-read with the context they were made in
+                self.push_ctx(*you, *this, None, None);
+                let on = self
+                    .eval(cond)
+                    .map(|v| v == Value::Bool(true))
+                    .unwrap_or(false);
+                self.pop_ctx_now();
+                on
+            }
+            _ => true,
+        }
+    }
+
+    /// Every modifier that applies now, one-shot and continuous, in application order.
+    fn active_mods(&mut self, card: CardId) -> Vec<Modifier> {
+        self.refresh();
+        let mut out: Vec<Modifier> = Vec::new();
+        let one_shot: Vec<Modifier> = self
+            .state
+            .modifiers
+            .iter()
+            .filter(|m| m.card == card)
+            .cloned()
+            .collect();
+        for m in one_shot {
+            if self.alive(&m) {
+                out.push(m);
+            }
+        }
+        if !self.deriving {
+            out.extend(self.derived.mods.iter().filter(|m| m.card == card).cloned());
+        }
+        out
+    }
+
+    /// All stat values of a card (plain stats; composite entries unused), true values.
+    pub(super) fn stats(&mut self, c: CardId) -> Vec<Option<i64>> {
+        self.refresh();
+        if !self.deriving {
+            if let Some(v) = self.derived.stats.get(&c) {
+                return v.clone();
+            }
+        }
+        let prog: &Program = self.prog;
+        let cs = &self.state.cards[c as usize];
+        let def = &prog.cards[cs.def as usize];
+        let mut vals: Vec<Option<i64>> = vec![None; prog.stats.len()];
+        let mut base = |id: &str, v: &Value| {
+            let Some(&s) = prog.stat_index.get(id) else {
+                return;
+            };
+            let info = &prog.stats[s as usize];
+            match v {
+                Value::Int(n) if info.components.is_empty() => vals[s as usize] = Some(*n),
+                Value::Pair(p) => {
+                    for (comp, x) in info.components.iter().zip(p) {
+                        vals[*comp as usize] = *x;
+                    }
+                }
+                _ => {}
+            }
+        };
+        match &cs.treat {
+            Some(t) => {
+                for (k, v) in &t.fields {
+                    if let Some(st) = prog
+                        .stats
+                        .iter()
+                        .find(|s| &s.id == k || Program::short(&s.id) == k)
+                    {
+                        base(&st.id.clone(), v);
+                    }
+                }
+            }
+            None => {
+                for (k, v) in &def.stats {
+                    base(k, &super::eval::const_value(v));
+                }
+            }
+        }
+        let mut mods = self.active_mods(c);
+        mods.sort_by_key(|m| match m.kind {
+            ModKind::Stat { layer, .. } => (layer, m.timestamp),
+            _ => (u16::MAX, m.timestamp),
+        });
+        for m in mods {
+            if let ModKind::Stat {
+                stat, op, value, ..
+            } = m.kind
+            {
+                let i = stat as usize;
+                match op {
+                    StatOp::Set => vals[i] = Some(value),
+                    StatOp::Add => vals[i] = vals[i].map(|x| x.saturating_add(value)),
+                    StatOp::Mul => vals[i] = vals[i].map(|x| x.saturating_mul(value)),
+                    StatOp::Swap => {
+                        let comps = &prog.stats[i].components;
+                        if comps.len() == 2 {
+                            vals.swap(comps[0] as usize, comps[1] as usize);
+                        }
+                    }
+                }
+            }
+        }
+        if !self.deriving {
+            self.derived.stats.insert(c, vals.clone());
+        }
+        vals
+    }
+
+    /// A keyword's values if the card has it now (printed unless its text is negated, given,
+    /// not taken away — the latest of a grant and a removal wins).
+    pub(super) fn keyword_args(&mut self, c: CardId, k: u16) -> Option<Vec<Value>> {
+        let id = &self.prog.ruleset.keywords[k as usize].name.id;
+        let (negated, _) = self.text_negated(c);
+        let prog: &'p Program = self.prog;
+        let def = &prog.cards[self.state.cards[c as usize].def as usize];
+        let mut have: Option<Vec<Value>> = None;
+        if !negated && self.state.cards[c as usize].treat.is_none() {
+            if let Some(ki) = def.keywords.iter().find(|ki| &ki.keyword == id) {
+                let args: &'p [Expr] = &ki.args;
+                self.push_ctx(self.state.cards[c as usize].controller, Some(c), None, None);
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a).unwrap_or(Value::Absent))
+                    .collect();
+                self.pop_ctx_now();
+                have = Some(vals);
+            }
+        }
+        let mut mods = self.active_mods(c);
+        mods.sort_by_key(|m| m.timestamp);
+        for m in mods {
+            match m.kind {
+                ModKind::Grant(kk, args) if kk == k => have = Some(args),
+                ModKind::Remove(kk) if kk == k => have = None,
+                _ => {}
+            }
+        }
+        have
+    }
+
+    /// Whether a card's text is negated, and whether `all` (its 【 】 text too, 12.4).
+    pub(super) fn text_negated(&mut self, c: CardId) -> (bool, bool) {
+        let mut neg = (false, false);
+        let one_shot: Vec<Modifier> = self
+            .state
+            .modifiers
+            .iter()
+            .filter(|m| m.card == c && matches!(m.kind, ModKind::NegateText(_)))
+            .cloned()
+            .collect();
+        for m in one_shot {
+            if let ModKind::NegateText(all) = m.kind {
+                if self.alive(&m) {
+                    neg = (true, neg.1 || all);
+                }
+            }
+        }
+        if !self.deriving && self.derived.generation == Some(self.state.generation) {
+            for m in &self.derived.mods {
+                if m.card == c {
+                    if let ModKind::NegateText(all) = m.kind {
+                        neg = (true, neg.1 || all);
+                    }
+                }
+            }
+        }
+        neg
+    }
+}

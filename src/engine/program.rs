@@ -1,0 +1,296 @@
+//! A game's compiled packs, indexed for the engine: every declared name gets a small number so
+//! that game state is vectors and bit masks, not maps of strings.
+
+use crate::ir::{self, Id, Semantics, Stmt};
+use std::collections::HashMap;
+
+/// Where an ability of a card definition sits: the definition and the ability's index.
+pub type AbilityRef = (u32, u16);
+
+/// A state the ruleset declares: a member of an exclusive group, or a flag.
+#[derive(Debug, Clone)]
+pub struct StateInfo {
+    /// Its id.
+    pub id: Id,
+    /// The other members of its group (cleared when it is set), as bits.
+    pub group_mask: u64,
+}
+
+/// A stat: plain, or made of plain ones.
+#[derive(Debug, Clone)]
+pub struct StatInfo {
+    /// Its id.
+    pub id: Id,
+    /// Components (indices of plain stats); empty for a plain stat.
+    pub components: Vec<u16>,
+    /// Reads as this when below it.
+    pub floor: Option<i64>,
+}
+
+/// Everything a game declares, with indices, plus its cards.
+#[derive(Debug)]
+pub struct Program {
+    /// The merged ruleset.
+    pub ruleset: ir::Ruleset,
+    /// Every card of the loaded packs, in pack order.
+    pub cards: Vec<ir::Card>,
+    /// Card id → index into `cards`.
+    pub card_index: HashMap<Id, u32>,
+    /// Zone id → index.
+    pub zones: HashMap<Id, u16>,
+    /// States, by index (at most 64).
+    pub states: Vec<StateInfo>,
+    /// State id → index.
+    pub state_index: HashMap<Id, u16>,
+    /// Stats, by index.
+    pub stats: Vec<StatInfo>,
+    /// Stat id → index.
+    pub stat_index: HashMap<Id, u16>,
+    /// Layer id → position in the application order.
+    pub layer_index: HashMap<Id, u16>,
+    /// Counter id → index.
+    pub counter_index: HashMap<Id, u16>,
+    /// Keyword id → index into the ruleset's keywords.
+    pub keyword_index: HashMap<Id, u16>,
+    /// Event id → index into the ruleset's events.
+    pub event_index: HashMap<Id, u16>,
+    /// Moment id → index.
+    pub moment_index: HashMap<Id, u16>,
+    /// Phase id → index.
+    pub phase_index: HashMap<Id, u16>,
+    /// Action id → index into the ruleset's actions.
+    pub action_index: HashMap<Id, u16>,
+    /// Ability kind id → (semantics, the zone it works from).
+    pub kinds: HashMap<Id, (Semantics, Option<u16>)>,
+    /// Attribute ids with the unnegatable meaning.
+    pub unnegatable: Vec<Id>,
+    /// Attribute ids with the carried meaning.
+    pub carried: Vec<Id>,
+    /// Keyword indices with the untargetable meaning.
+    pub untargetable: Vec<u16>,
+    /// Verbs and procedures by id.
+    pub callables: HashMap<Id, ir::Procedure>,
+    /// Events the core emits for its own changes.
+    pub core_move: Option<u16>,
+    /// See [`Program::core_move`].
+    pub core_enter: Option<u16>,
+    /// See [`Program::core_move`].
+    pub core_leave: Option<u16>,
+    /// Per card definition: (event index, ability index) of its triggered and replacement abilities.
+    pub triggers: Vec<Vec<(u16, u16)>>,
+    /// Zones whose cards are in play.
+    pub in_play: Vec<bool>,
+    /// Index of each top-level `phase` statement of the turn.
+    pub phase_pc: Vec<usize>,
+    /// The first member of each exclusive state group, as bits: the states a card takes when
+    /// it arrives in an in-play zone with no state stated.
+    pub default_states: u64,
+}
+
+impl Program {
+    /// Indexes the packs of one game: the game pack (the one with a ruleset) and the packs
+    /// built on it. Returns an error text when no pack holds a ruleset.
+    pub fn new(packs: &[&ir::Pack]) -> Result<Program, String> {
+        let Some(ruleset) = packs.iter().find_map(|p| p.ruleset.clone()) else {
+            return Err("no pack holds a ruleset".into());
+        };
+        let cards: Vec<ir::Card> = packs.iter().flat_map(|p| p.cards.iter().cloned()).collect();
+        let index = |ids: Vec<&Id>| -> HashMap<Id, u16> {
+            ids.into_iter()
+                .enumerate()
+                .map(|(i, id)| (id.clone(), i as u16))
+                .collect()
+        };
+        let zones = index(ruleset.zones.iter().map(|z| &z.name.id).collect());
+        let mut states = Vec::new();
+        for g in &ruleset.states {
+            if g.members.is_empty() {
+                states.push(StateInfo {
+                    id: g.name.id.clone(),
+                    group_mask: 0,
+                });
+            } else {
+                let first = states.len();
+                let mask: u64 = (first..first + g.members.len()).map(|i| 1u64 << i).sum();
+                for (i, m) in g.members.iter().enumerate() {
+                    states.push(StateInfo {
+                        id: m.id.clone(),
+                        group_mask: mask & !(1u64 << (first + i)),
+                    });
+                }
+            }
+        }
+        if states.len() > 64 {
+            return Err("a ruleset may declare at most 64 states".into());
+        }
+        let state_index = index(states.iter().map(|s| &s.id).collect());
+        let mut default_states = 0u64;
+        let mut at = 0usize;
+        for g in &ruleset.states {
+            if !g.members.is_empty() {
+                default_states |= 1 << at;
+            }
+            at += g.members.len().max(1);
+        }
+        let plain: Vec<&ir::Stat> = ruleset
+            .stats
+            .iter()
+            .filter(|s| s.components.is_empty())
+            .collect();
+        let composite: Vec<&ir::Stat> = ruleset
+            .stats
+            .iter()
+            .filter(|s| !s.components.is_empty())
+            .collect();
+        let mut stats: Vec<StatInfo> = plain
+            .iter()
+            .map(|s| StatInfo {
+                id: s.name.id.clone(),
+                components: Vec::new(),
+                floor: s.floor,
+            })
+            .collect();
+        let plain_index = index(stats.iter().map(|s| &s.id).collect());
+        for s in composite {
+            stats.push(StatInfo {
+                id: s.name.id.clone(),
+                components: s
+                    .components
+                    .iter()
+                    .filter_map(|c| plain_index.get(c).copied())
+                    .collect(),
+                floor: s.floor,
+            });
+        }
+        let stat_index = index(stats.iter().map(|s| &s.id).collect());
+        let event_index = index(ruleset.events.iter().map(|e| &e.name.id).collect());
+        let core = |m: ir::CoreEvent| {
+            ruleset
+                .events
+                .iter()
+                .position(|e| e.core == Some(m))
+                .map(|i| i as u16)
+        };
+        let kinds = ruleset
+            .ability_kinds
+            .iter()
+            .map(|k| {
+                (
+                    k.name.id.clone(),
+                    (
+                        k.semantics,
+                        k.from_zone.as_ref().and_then(|z| zones.get(z).copied()),
+                    ),
+                )
+            })
+            .collect();
+        let attr = |m: ir::AttributeSemantics| {
+            ruleset
+                .attributes
+                .iter()
+                .filter(|a| a.semantics == m)
+                .map(|a| a.name.id.clone())
+                .collect::<Vec<_>>()
+        };
+        let keyword_index = index(ruleset.keywords.iter().map(|k| &k.name.id).collect());
+        let untargetable = ruleset
+            .keywords
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| k.semantics == Some(ir::KeywordSemantics::Untargetable))
+            .map(|(i, _)| i as u16)
+            .collect();
+        let callables = ruleset
+            .verbs
+            .iter()
+            .chain(&ruleset.procedures)
+            .map(|p| (p.name.id.clone(), p.clone()))
+            .collect();
+        let triggers = cards
+            .iter()
+            .map(|c| {
+                c.abilities
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(i, a)| {
+                        let t = a.trigger.as_ref()?;
+                        Some((*event_index.get(&t.event)?, i as u16))
+                    })
+                    .collect()
+            })
+            .collect();
+        let phase_pc = ruleset
+            .turn
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| matches!(s, Stmt::Phase { .. }))
+            .map(|(i, _)| i)
+            .collect();
+        Ok(Program {
+            card_index: cards
+                .iter()
+                .enumerate()
+                .map(|(i, c)| (c.id.clone(), i as u32))
+                .collect(),
+            in_play: ruleset.zones.iter().map(|z| z.in_play).collect(),
+            zones,
+            state_index,
+            states,
+            stat_index,
+            stats,
+            layer_index: index(ruleset.layers.iter().map(|l| &l.name.id).collect()),
+            counter_index: index(ruleset.counters.iter().map(|c| &c.name.id).collect()),
+            keyword_index,
+            moment_index: index(ruleset.moments.iter().map(|m| &m.id).collect()),
+            phase_index: index(ruleset.phases.iter().map(|m| &m.id).collect()),
+            action_index: index(ruleset.actions.iter().map(|a| &a.name.id).collect()),
+            kinds,
+            unnegatable: attr(ir::AttributeSemantics::Unnegatable),
+            carried: attr(ir::AttributeSemantics::Carried),
+            untargetable,
+            callables,
+            core_move: core(ir::CoreEvent::Move),
+            core_enter: core(ir::CoreEvent::Enter),
+            core_leave: core(ir::CoreEvent::Leave),
+            triggers,
+            event_index,
+            phase_pc,
+            default_states,
+            cards,
+            ruleset,
+        })
+    }
+
+    /// The number of seats.
+    pub fn players(&self) -> usize {
+        self.ruleset.players.max(1) as usize
+    }
+
+    /// The ability a reference points at.
+    pub fn ability(&self, r: AbilityRef) -> &ir::Ability {
+        &self.cards[r.0 as usize].abilities[r.1 as usize]
+    }
+
+    /// Whether an ability has an attribute of the given meaning list.
+    pub fn has_attr(list: &[Id], a: &ir::Ability) -> bool {
+        a.attributes.iter().any(|x| list.contains(x))
+    }
+
+    /// The short form of an id (`pmv:underworld` → `underworld`), for logs and prompts.
+    pub fn short(id: &str) -> &str {
+        id.rsplit(':').next().unwrap_or(id)
+    }
+
+    /// Finds cards by printed name, then by number (as printed or normalized).
+    pub fn find_card(&self, text: &str) -> Option<u32> {
+        let text = text.trim();
+        if let Some(i) = self.cards.iter().position(|c| c.name == text) {
+            return Some(i as u32);
+        }
+        let norm = crate::normalize::apply(&self.ruleset.numbers, text);
+        self.cards
+            .iter()
+            .position(|c| c.number == text || c.normalized_number == norm)
+            .map(|i| i as u32)
+    }
+}

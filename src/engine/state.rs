@@ -1,0 +1,235 @@
+//! Game state: players, card instances, zones, modifiers. Plain data that can be cloned (for
+//! search agents) and compared; the rules that change it live in the VM.
+
+use crate::ir;
+use std::collections::BTreeMap;
+
+/// A card instance: an index into [`State::cards`], fixed for the whole game.
+pub type CardId = u32;
+/// A seat, 0-based.
+pub type Seat = u8;
+
+/// A zone of a player (or of everyone, for shared zones: owner 0).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ZoneKey {
+    /// The zone's index.
+    pub zone: u16,
+    /// Whose.
+    pub owner: Seat,
+}
+
+/// A runtime value.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// Nothing (an optional payload left out, a card that is not there).
+    Absent,
+    /// A number.
+    Int(i64),
+    /// A truth value.
+    Bool(bool),
+    /// A text.
+    Text(String),
+    /// A card.
+    Card(CardId),
+    /// A set of cards.
+    Cards(Vec<CardId>),
+    /// A player.
+    Player(Seat),
+    /// Several players.
+    Players(Vec<Seat>),
+    /// A zone of one or more players.
+    Zone(u16, Vec<Seat>),
+    /// A composite stat's components (`None`: no modifier, 6.1.14).
+    Pair(Vec<Option<i64>>),
+    /// A list of other values.
+    List(Vec<Value>),
+}
+
+/// What a modifier does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ModKind {
+    /// A stat change in a layer: `op` is `=`, `+=`, `-=`, `*=` or `<->` (swap the components).
+    Stat {
+        /// Plain stat index (for swap: the composite stat index).
+        stat: u16,
+        /// Layer position.
+        layer: u16,
+        /// The operator.
+        op: StatOp,
+        /// The operand.
+        value: i64,
+    },
+    /// A keyword given.
+    Grant(u16, Vec<Value>),
+    /// A keyword taken away.
+    Remove(u16),
+    /// Text negated (`all`: 【 】 text too).
+    NegateText(bool),
+}
+
+/// A stat operation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatOp {
+    /// `=`
+    Set,
+    /// `+=` (and `-=` with a negated operand)
+    Add,
+    /// `*=`
+    Mul,
+    /// `<->`: swap the components of a composite stat.
+    Swap,
+}
+
+/// How long a modifier lasts.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Until {
+    /// Until the card changes zones (3.1.7).
+    LeavesZone,
+    /// Until a moment.
+    Moment(u16),
+    /// While a condition holds, read with the context it was made in.
+    While(Box<ir::Expr>, Seat, Option<CardId>),
+}
+
+/// A modifier on one card.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Modifier {
+    /// When it started applying (6.1.11: the last applied wins).
+    pub timestamp: u64,
+    /// The card.
+    pub card: CardId,
+    /// The card's incarnation it was made for: a zone change ends it (3.1.7).
+    pub incarnation: u32,
+    /// What it does.
+    pub kind: ModKind,
+    /// How long.
+    pub until: Until,
+}
+
+/// "From now on treat as" (12.5): the card's information defined independently of any effect.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreatAs {
+    /// Card type index into the ruleset's card types (by id).
+    pub card_type: String,
+    /// Fields it gets (stats included, by stat id or field name).
+    pub fields: BTreeMap<String, Value>,
+}
+
+/// One card in the game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CardState {
+    /// Its definition (index into the program's cards).
+    pub def: u32,
+    /// Who owns it.
+    pub owner: Seat,
+    /// Who controls it.
+    pub controller: Seat,
+    /// Where it is.
+    pub zone: ZoneKey,
+    /// Face up.
+    pub face_up: bool,
+    /// States, one bit each.
+    pub states: u64,
+    /// Counters, by counter index.
+    pub counters: Vec<i64>,
+    /// The card it is set on.
+    pub host: Option<CardId>,
+    /// Bumped on every zone change that makes it a new object (3.1.7).
+    pub incarnation: u32,
+    /// When it entered its zone.
+    pub entered: u64,
+    /// "Treat as" information.
+    pub treat: Option<TreatAs>,
+    /// Players who know what it is although it is hidden, one bit each.
+    pub known: u32,
+    /// Its effect was negated (it does nothing when resolved).
+    pub effect_negated: bool,
+    /// Its slot in a zone with slots.
+    pub slot: Option<String>,
+}
+
+/// A player.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerState {
+    /// Counters, by counter index.
+    pub counters: Vec<i64>,
+    /// Lost (or conceded).
+    pub lost: bool,
+    /// Won.
+    pub won: bool,
+}
+
+/// A zone read as another while an effect applies (PMV 3.3.6 hell).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alias {
+    /// The zone replaced.
+    pub from: ZoneKey,
+    /// The zone it reads as.
+    pub to: ZoneKey,
+    /// How long.
+    pub until: Until,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    /// One player won.
+    Win(Seat),
+    /// A draw (both won or lost at once, an unavoidable loop, the step limit).
+    Draw,
+}
+
+/// Everything that changes during a game.
+#[derive(Debug, Clone)]
+pub struct State {
+    /// Players by seat.
+    pub players: Vec<PlayerState>,
+    /// Every card instance.
+    pub cards: Vec<CardState>,
+    /// Zone contents, `zone * players + owner`; for ordered zones the last card is the top.
+    pub zones: Vec<Vec<CardId>>,
+    /// One-shot modifiers.
+    pub modifiers: Vec<Modifier>,
+    /// Zone aliases.
+    pub aliases: Vec<Alias>,
+    /// Events cancelled for a subject (`cancel attacks of c`): (event index, subject).
+    pub cancelled: Vec<(u16, Value)>,
+    /// Uses of limited abilities: (card, incarnation, ability path) → (count, period).
+    pub uses: Vec<(CardId, u32, u32, u16, String)>,
+    /// A clock for timestamps.
+    pub clock: u64,
+    /// Bumped on every change (computed characteristics are cached per generation).
+    pub generation: u64,
+    /// The turn number (0 before the first).
+    pub turn: u32,
+    /// The turn player.
+    pub active: Seat,
+    /// The current phase.
+    pub phase: Option<u16>,
+    /// How the game ended.
+    pub outcome: Option<Outcome>,
+}
+
+impl State {
+    /// The index of a zone's card list.
+    pub fn slot(&self, k: ZoneKey) -> usize {
+        k.zone as usize * self.players.len() + k.owner as usize
+    }
+
+    /// The cards of a zone (for ordered zones, bottom first).
+    pub fn zone(&self, k: ZoneKey) -> &[CardId] {
+        &self.zones[self.slot(k)]
+    }
+
+    /// A fresh timestamp.
+    pub fn tick(&mut self) -> u64 {
+        self.clock += 1;
+        self.clock
+    }
+
+    /// Whether a card is in a state.
+    pub fn in_state(&self, c: CardId, s: u16) -> bool {
+        self.cards[c as usize].states & (1u64 << s) != 0
+    }
+}

@@ -1,0 +1,132 @@
+//! The rules tests: every scenario under `cards/` and `tests/` runs and passes, each one's
+//! event log is a reviewed snapshot, names a game lacks are diagnostics, and altering the
+//! ruleset lines a scenario cites makes it fail (so the scenarios can fail at all).
+
+use fuda::diagnostic::{self, RenderOptions};
+use fuda::pack::Session;
+use fuda::runner::{self, Report};
+use std::path::{Path, PathBuf};
+
+/// Every scenario of the shipped games and of the tests passes; failures are listed with
+/// their reasons and the tail of their logs.
+#[test]
+fn every_scenario_passes() {
+    let suite = runner::run_paths(&[PathBuf::from("cards"), PathBuf::from("tests")]);
+    let rendered: Vec<String> = suite
+        .session
+        .diags
+        .iter()
+        .map(|d| diagnostic::render(d, &suite.session.sources, RenderOptions::plain()))
+        .collect();
+    assert!(rendered.is_empty(), "diagnostics:\n{}", rendered.join("\n"));
+    assert!(suite.reports.len() >= 10, "too few scenarios found: {}", suite.reports.len());
+    let failed: Vec<String> = suite
+        .reports
+        .iter()
+        .filter(|(_, r)| !r.passed())
+        .map(|(path, r)| {
+            let tail: Vec<&str> = r.log.iter().rev().take(15).rev().map(String::as_str).collect();
+            format!("{path}\n  {}\n  log tail:\n    {}", r.failures.join("\n  "), tail.join("\n    "))
+        })
+        .collect();
+    assert!(failed.is_empty(), "{} scenario(s) failed:\n{}", failed.len(), failed.join("\n\n"));
+}
+
+/// Each scenario's event log is a snapshot: a change in what the rules do shows in review.
+#[test]
+fn every_scenario_log_matches_its_snapshot() {
+    let suite = runner::run_paths(&[PathBuf::from("cards"), PathBuf::from("tests")]);
+    let mut differ = Vec::new();
+    for (path, r) in &suite.reports {
+        let result = std::panic::catch_unwind(|| {
+            insta::with_settings!({
+                snapshot_path => "snapshots/scenarios_logs",
+                prepend_module_to_snapshot => false,
+                omit_expression => true,
+                input_file => path,
+            }, {
+                insta::assert_snapshot!(r.name.clone(), r.log.join("\n"));
+            });
+        });
+        if result.is_err() {
+            differ.push(r.name.clone());
+        }
+    }
+    assert!(differ.is_empty(), "logs differ for: {differ:#?}");
+}
+
+/// A scenario naming zones, cards, states, counters, stats or phases the game lacks gets a
+/// diagnostic at each name, with a did-you-mean.
+#[test]
+fn unknown_names_are_diagnostics() {
+    let suite = runner::run_paths(&[PathBuf::from("tests/errors/run/unknown-names.toml")]);
+    let text: Vec<String> = suite
+        .session
+        .diags
+        .iter()
+        .map(|d| diagnostic::render(d, &suite.session.sources, RenderOptions::plain()))
+        .collect();
+    assert_eq!(suite.failed(), 1);
+    insta::with_settings!({ snapshot_path => "snapshots/run", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("unknown-names", text.join("\n"));
+    });
+}
+
+/// A scenario of `cards/pmv/scenarios`, run on the PMV pack as found in `dir`.
+fn run_on(dir: &Path, scenario: &str) -> Report {
+    let mut s = Session::new();
+    s.check_path(dir);
+    s.finish();
+    let prog = runner::program_for(&mut s, "pmv").expect("the pack compiles");
+    let path = PathBuf::from("cards/pmv/scenarios").join(format!("{scenario}.toml"));
+    let sc = fuda::scenario::load(&path, &mut s.sources).expect("the scenario parses");
+    runner::run(&prog, &sc).expect("the scenario's names resolve")
+}
+
+/// The PMV pack copied to a temporary folder with one ruleset line changed.
+fn mutated(tag: &str, from: &str, to: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fuda-mutant-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    copy_dir(Path::new("cards/pmv"), &dir);
+    let ruleset = dir.join("ruleset.fuda");
+    let text = std::fs::read_to_string(&ruleset).expect("ruleset");
+    assert!(text.contains(from), "mutation `{tag}`: the ruleset no longer holds `{from}`");
+    std::fs::write(&ruleset, text.replacen(from, to, 1)).expect("write mutant");
+    dir
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for e in std::fs::read_dir(from).expect("readable") {
+        let p = e.expect("entry").path();
+        let dest = to.join(p.file_name().expect("name"));
+        if p.is_dir() {
+            copy_dir(&p, &dest);
+        } else {
+            std::fs::copy(&p, &dest).expect("copy");
+        }
+    }
+}
+
+/// Mutation test: for a handful of rules, altering the ruleset lines a scenario cites makes
+/// that scenario fail, while the unaltered pack passes it.
+#[test]
+fn altering_the_cited_rules_fails_their_scenarios() {
+    let mutations: &[(&str, &str, &str, &str)] = &[
+        // 6.2.4.d: first strikers deal their damage at first-strike timing
+        (
+            "first-strike",
+            "if a has first_strike { strike(a) }",
+            "",
+            "pmv-6.2.4.d-first-strike-damage-comes-first",
+        ),
+    ];
+    for (tag, from, to, scenario) in mutations {
+        let original = run_on(Path::new("cards/pmv"), scenario);
+        assert!(original.passed(), "{scenario} fails on the shipped pack: {:?}", original.failures);
+        let dir = mutated(tag, from, to);
+        let report = run_on(&dir, scenario);
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!report.passed(), "mutation `{tag}` left {scenario} passing");
+    }
+}

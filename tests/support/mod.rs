@@ -1,0 +1,196 @@
+//! Shared by the engine tests (`tests/tiny_game.rs`, `tests/engine_invariants.rs`): loading a
+//! pack and its decks through `Session`, and the invariants every game state must keep.
+
+#![allow(dead_code)]
+
+use fuda::diagnostic::{render, RenderOptions};
+use fuda::engine::{Agent, CardId, FirstLegalAgent, Game, Outcome, Program, RandomAgent, ZoneKey};
+use fuda::pack::Session;
+use std::path::Path;
+
+/// A game's program and its checked decks (card definition indices, one per copy), with the
+/// decks' file names.
+pub struct Loaded {
+    pub program: Program,
+    pub decks: Vec<(String, Vec<u32>)>,
+}
+
+/// Compiles the pack folder at `path` (and the decks in its `decks/` folder) with `Session`
+/// (`check_path` + `finish`), asserts that nothing is wrong, and builds the program.
+pub fn load(path: &str) -> Loaded {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut session = Session::new();
+    session.check_path(&root.join(path));
+    session.finish();
+    let errors: Vec<String> = session
+        .diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| render(d, &session.sources, RenderOptions::plain()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "{path} has errors:\n{}",
+        errors.join("\n")
+    );
+    let game = session
+        .packs
+        .last()
+        .expect("the pack compiled")
+        .pack
+        .game
+        .clone();
+    let packs: Vec<&fuda::ir::Pack> = session
+        .packs
+        .iter()
+        .map(|c| &c.pack)
+        .filter(|p| p.game == game)
+        .collect();
+    let program = Program::new(&packs).expect("a program");
+    let mut decks: Vec<(String, Vec<u32>)> = session
+        .decks
+        .iter()
+        .map(|d| {
+            let cards = d
+                .cards()
+                .iter()
+                .map(|id| {
+                    *program
+                        .card_index
+                        .get(id)
+                        .unwrap_or_else(|| panic!("card `{id}` of {} is not loaded", d.path))
+                })
+                .collect();
+            (d.path.clone(), cards)
+        })
+        .collect();
+    decks.sort();
+    assert!(
+        decks.len() >= 2,
+        "{path}: expected at least two checked decks, found {}",
+        decks.len()
+    );
+    Loaded { program, decks }
+}
+
+/// Every card is in exactly one zone list, and that list is the one its `zone` names; the
+/// number of cards is `expected` (nothing created or lost). Returns what is wrong.
+pub fn zone_problems(game: &Game<'_>, expected: usize) -> Vec<String> {
+    let state = &game.state;
+    let mut out = Vec::new();
+    if state.cards.len() != expected {
+        out.push(format!(
+            "{} cards in the game, the decks hold {expected}",
+            state.cards.len()
+        ));
+    }
+    let players = state.players.len();
+    let zones = game.prog.ruleset.zones.len();
+    if state.zones.len() != zones.max(1) * players {
+        out.push(format!(
+            "{} zone lists for {zones} zones and {players} players",
+            state.zones.len()
+        ));
+    }
+    let mut seen: Vec<Vec<usize>> = vec![Vec::new(); state.cards.len()];
+    for (slot, list) in state.zones.iter().enumerate() {
+        for &c in list {
+            match seen.get_mut(c as usize) {
+                Some(s) => s.push(slot),
+                None => out.push(format!(
+                    "zone list {slot} holds card {c}, which does not exist"
+                )),
+            }
+        }
+    }
+    for (c, slots) in seen.iter().enumerate() {
+        let card = &state.cards[c];
+        let key: ZoneKey = card.zone;
+        let name = game.card_name(c as CardId);
+        if slots.len() != 1 {
+            out.push(format!(
+                "card {c} ({name}) is in {} zone lists ({slots:?}); its zone is {key:?}",
+                slots.len()
+            ));
+            continue;
+        }
+        if (key.owner as usize) >= players || (key.zone as usize) >= zones {
+            out.push(format!("card {c} ({name}) has no such zone: {key:?}"));
+            continue;
+        }
+        if slots[0] != state.slot(key) {
+            out.push(format!(
+                "card {c} ({name}) is listed in zone list {} but its zone is {key:?} (list {})",
+                slots[0],
+                state.slot(key)
+            ));
+        }
+    }
+    out
+}
+
+/// What is wrong with a game that `play` (or stepping) has finished: no outcome, a step-limit
+/// ending, or an ending by the step limit without a note.
+pub fn ending_problems(game: &Game<'_>, outcome: &Outcome) -> Vec<String> {
+    let mut out = Vec::new();
+    if game.outcome() != Some(outcome) {
+        out.push(format!(
+            "play returned {outcome:?} but the state's outcome is {:?}",
+            game.outcome()
+        ));
+    }
+    if let Some(n) = game.notes.iter().find(|n| n.contains("step limit")) {
+        out.push(format!("ended by the step limit: {n}"));
+    }
+    if game.steps() > game_max_steps() && game.notes.is_empty() {
+        out.push("ran past the step limit without a note".into());
+    }
+    out
+}
+
+/// The step limit the tests play with.
+pub fn game_max_steps() -> u64 {
+    2_000_000
+}
+
+/// Two random agents for a seeded game.
+pub fn random_agents(seed: u64) -> Vec<Box<dyn Agent>> {
+    vec![
+        Box::new(RandomAgent::new(seed, 0)),
+        Box::new(RandomAgent::new(seed, 1)),
+    ]
+}
+
+/// The last `n` lines of a game's log, for failure messages.
+pub fn log_tail(game: &Game<'_>, n: usize) -> String {
+    let log = game.log();
+    log[log.len().saturating_sub(n)..]
+        .iter()
+        .map(|e| format!("  [{}] {}: {}", e.turn, e.kind, e.text))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Plays a game to its end by hand, as `Game::play` does (an answer that does not fit falls
+/// back to the first legal one), calling `after` after every answer. Returns the outcome and
+/// the number of answers given.
+pub fn step_to_end(
+    game: &mut Game<'_>,
+    agents: &mut [Box<dyn Agent>],
+    mut after: impl FnMut(&Game<'_>, usize),
+) -> (Outcome, usize) {
+    let mut answers = 0;
+    while let Some(req) = game.step() {
+        let mut answer = agents[req.player as usize].decide(&game.view(req.player), &req);
+        if !req.accepts(&answer) {
+            answer = FirstLegalAgent.decide(&game.view(req.player), &req);
+        }
+        assert!(
+            game.answer(&req, answer.clone()),
+            "the game refused {answer:?} to {req:?}"
+        );
+        answers += 1;
+        after(game, answers);
+    }
+    (game.outcome().cloned().unwrap_or(Outcome::Draw), answers)
+}
