@@ -406,7 +406,7 @@ fn table(prog: &Program) -> Table {
             host: None,
             slot: None,
         });
-        ids.entry(name).or_insert(id);
+        ids.insert(name, id); // the last one placed: the one in play
         id
     };
     let deck_cards = [

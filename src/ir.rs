@@ -133,6 +133,8 @@ pub enum CoreEvent {
     Enter,
     /// A card has left a zone: payload (card, zone); its abilities trigger as they were before.
     Leave,
+    /// A player has declared something (`declare name`): payload (player, value: text).
+    Declare,
 }
 
 /// One thing a window offers.
@@ -188,6 +190,12 @@ pub struct Zone {
     /// `in_play`: cards here are in play: their abilities work here unless their kind names
     /// another zone, and their continuous effects apply.
     pub in_play: bool,
+    /// `to_owner`: a card moving here goes to its owner's zone, whoever's the effect names
+    /// (PMV 3.1.6: this beats card effects).
+    pub to_owner: bool,
+    /// `shuffle_when_seen`: when an effect searches or looks through the whole zone and does
+    /// not shuffle it, the zone is shuffled as the effect ends (PMV 3.2.5).
+    pub shuffle_when_seen: bool,
     /// Named slots.
     pub slots: Vec<String>,
     /// Relations between slots of facing players.

@@ -96,6 +96,11 @@ pub fn run(prog: &Program, sc: &Scenario) -> Result<Report, Vec<Diagnostic>> {
             break;
         };
         next += 1;
+        if line.kind == AnswerKind::Concede && line.player != req.player as u32 + 1 {
+            // 12.7: a player may concede at any time, not only when asked
+            game.concede((line.player - 1) as Seat);
+            continue;
+        }
         match answer_for(&game, &req, &line.kind, line.player) {
             Ok(a) => {
                 if !game.answer(&req, a) {
@@ -150,18 +155,21 @@ fn answer_for(
     kind: &AnswerKind,
     player: u32,
 ) -> Result<Answer, String> {
-    if player != req.player as u32 + 1 {
+    if player != req.player as u32 + 1 && *kind != AnswerKind::Concede {
         return Err(format!(
             "p{} answers, but p{} is asked",
             player,
             req.player + 1
         ));
     }
+    // The script is written by someone who sees everything: options are matched by the
+    // card they stand for, even when the chooser sees it as a hidden card.
     let names_match = |opt: &engine::Choice, want: &str| {
         let (want, _) = split_index(want);
-        opt.card
-            .as_deref()
-            .is_some_and(|c| c == want || number_matches(game, opt, want))
+        match opt.card_id {
+            Some(c) => game.card_name(c) == want || number_matches(game, opt, want),
+            None => opt.card.as_deref() == Some(want),
+        }
     };
     Ok(match (&req.kind, kind) {
         (_, AnswerKind::Concede) => Answer::Concede,
@@ -269,7 +277,7 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     fn index(
         &mut self,
-        map: &std::collections::HashMap<String, u16>,
+        map: &rustc_hash::FxHashMap<String, u16>,
         name: &str,
         span: Span,
         what: &str,
@@ -439,10 +447,7 @@ impl Resolver<'_> {
     }
 }
 
-fn find<'a>(
-    map: &'a std::collections::HashMap<String, u16>,
-    name: &str,
-) -> Option<(&'a String, u16)> {
+fn find<'a>(map: &'a rustc_hash::FxHashMap<String, u16>, name: &str) -> Option<(&'a String, u16)> {
     map.iter()
         .find(|(k, _)| k.as_str() == name || Program::short(k) == name)
         .map(|(k, v)| (k, *v))

@@ -19,17 +19,37 @@ fn every_scenario_passes() {
         .map(|d| diagnostic::render(d, &suite.session.sources, RenderOptions::plain()))
         .collect();
     assert!(rendered.is_empty(), "diagnostics:\n{}", rendered.join("\n"));
-    assert!(suite.reports.len() >= 10, "too few scenarios found: {}", suite.reports.len());
+    assert!(
+        suite.reports.len() >= 10,
+        "too few scenarios found: {}",
+        suite.reports.len()
+    );
     let failed: Vec<String> = suite
         .reports
         .iter()
         .filter(|(_, r)| !r.passed())
         .map(|(path, r)| {
-            let tail: Vec<&str> = r.log.iter().rev().take(15).rev().map(String::as_str).collect();
-            format!("{path}\n  {}\n  log tail:\n    {}", r.failures.join("\n  "), tail.join("\n    "))
+            let tail: Vec<&str> = r
+                .log
+                .iter()
+                .rev()
+                .take(15)
+                .rev()
+                .map(String::as_str)
+                .collect();
+            format!(
+                "{path}\n  {}\n  log tail:\n    {}",
+                r.failures.join("\n  "),
+                tail.join("\n    ")
+            )
         })
         .collect();
-    assert!(failed.is_empty(), "{} scenario(s) failed:\n{}", failed.len(), failed.join("\n\n"));
+    assert!(
+        failed.is_empty(),
+        "{} scenario(s) failed:\n{}",
+        failed.len(),
+        failed.join("\n\n")
+    );
 }
 
 /// Each scenario's event log is a snapshot: a change in what the rules do shows in review.
@@ -90,7 +110,10 @@ fn mutated(tag: &str, from: &str, to: &str) -> PathBuf {
     copy_dir(Path::new("cards/pmv"), &dir);
     let ruleset = dir.join("ruleset.fuda");
     let text = std::fs::read_to_string(&ruleset).expect("ruleset");
-    assert!(text.contains(from), "mutation `{tag}`: the ruleset no longer holds `{from}`");
+    assert!(
+        text.contains(from),
+        "mutation `{tag}`: the ruleset no longer holds `{from}`"
+    );
     std::fs::write(&ruleset, text.replacen(from, to, 1)).expect("write mutant");
     dir
 }
@@ -123,7 +146,11 @@ fn altering_the_cited_rules_fails_their_scenarios() {
     ];
     for (tag, from, to, scenario) in mutations {
         let original = run_on(Path::new("cards/pmv"), scenario);
-        assert!(original.passed(), "{scenario} fails on the shipped pack: {:?}", original.failures);
+        assert!(
+            original.passed(),
+            "{scenario} fails on the shipped pack: {:?}",
+            original.failures
+        );
         let dir = mutated(tag, from, to);
         let report = run_on(&dir, scenario);
         let _ = std::fs::remove_dir_all(&dir);

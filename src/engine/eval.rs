@@ -254,6 +254,20 @@ impl<'p> Game<'p> {
                     _ => 0,
                 };
                 let z = self.eval(zone)?;
+                if let Value::Zone(zi, owners) = &z {
+                    // a zone seen whole is shuffled before it is next drawn from (PMV 3.2.5);
+                    // done once: a replayed statement finds it shuffled already
+                    for o in owners {
+                        let k = ZoneKey {
+                            zone: *zi,
+                            owner: *o,
+                        };
+                        if self.seen.contains(&k) {
+                            self.seen.retain(|x| *x != k);
+                            self.shuffle_zone(k);
+                        }
+                    }
+                }
                 let cards = self.cards_of(&z);
                 // cards_of lists ordered zones top first
                 let picked: Vec<CardId> = if *top {
@@ -292,7 +306,10 @@ impl<'p> Game<'p> {
                         .collect(),
                 };
                 match self.ask(req)? {
-                    Answer::Text(t) => Value::Text(t),
+                    Answer::Text(t) => {
+                        self.declared.push((you, t.clone()));
+                        Value::Text(t)
+                    }
                     _ => Value::Absent,
                 }
             }
@@ -474,6 +491,9 @@ impl<'p> Game<'p> {
             None => None,
         };
         let pool = self.eval(from)?;
+        if kind == ChoiceKind::Search {
+            self.mark_seen(from)?;
+        }
         let mut cands = self.cards_of(&pool);
         if kind == ChoiceKind::Target {
             let shield = self.prog.untargetable.clone();
@@ -552,6 +572,28 @@ impl<'p> Game<'p> {
         } else {
             Value::Cards(picked)
         })
+    }
+
+    /// Notes the zones an expression looks through whole (`search … in your.deck where …`)
+    /// when they are shuffled once seen (PMV 3.2.5).
+    pub(super) fn mark_seen(&mut self, e: &Expr) -> Result<(), Request> {
+        let mut e = e;
+        while let Expr::Filter { cards, .. } = e {
+            e = cards;
+        }
+        if let Expr::Zone { .. } = e {
+            if let Value::Zone(z, owners) = self.eval(e)? {
+                if self.prog.ruleset.zones[z as usize].shuffle_when_seen {
+                    for o in owners {
+                        let k = ZoneKey { zone: z, owner: o };
+                        if !self.seen.contains(&k) {
+                            self.seen.push(k);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Whether a player may see what a card is.

@@ -336,6 +336,7 @@ impl<'p> Game<'p> {
             }
             Stmt::Look { cards, by } => {
                 let v = self.eval(cards)?;
+                self.mark_seen(cards)?;
                 let who = match self.eval(by)? {
                     Value::Player(p) => p,
                     _ => self.ctx().you,
@@ -357,6 +358,7 @@ impl<'p> Game<'p> {
                 if let Value::Zone(z, owners) = self.eval(zone)? {
                     for o in owners {
                         let k = ZoneKey { zone: z, owner: o };
+                        self.seen.retain(|x| *x != k);
                         self.forget(k);
                         self.shuffle_zone(k);
                     }
@@ -462,7 +464,33 @@ impl<'p> Game<'p> {
                         .collect::<Vec<_>>()
                         .join(", ")
                 );
-                self.log_line("event", text);
+                // players who may not see a card of the payload read `a card` instead
+                let players = self.prog.players() as Seat;
+                let mut readers = (1u32 << players) - 1;
+                for v in &vals {
+                    if let Value::Card(c) = v {
+                        for p in 0..players {
+                            if !self.visible_to(*c, p) {
+                                readers &= !(1 << p);
+                            }
+                        }
+                    }
+                }
+                let redacted = (readers != (1u32 << players) - 1).then(|| {
+                    format!(
+                        "{}({})",
+                        Program::short(event),
+                        vals.iter()
+                            .map(|v| match v {
+                                Value::Card(_) => "a card".to_string(),
+                                other => show_card(self, other),
+                            })
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
+                });
+                let source = self.source_text();
+                self.push_log("event", text, redacted, readers, source);
                 self.emit(
                     EventData {
                         event: e,
@@ -797,7 +825,8 @@ impl<'p> Game<'p> {
             return None;
         };
         let owner = self.state.cards[c as usize].owner;
-        let o = if owners.contains(&owner) {
+        // a zone declared `to_owner` takes the card to its owner's (PMV 3.1.6)
+        let o = if owners.contains(&owner) || self.prog.ruleset.zones[*z as usize].to_owner {
             owner
         } else {
             *owners.first()?
@@ -904,6 +933,8 @@ impl<'p> Game<'p> {
 
     fn commit_move(&mut self, c: CardId, from: ZoneKey, spec: MoveSpec<'_>) {
         let to = spec.to;
+        // its text as it was where it was, for the abilities that look back
+        let was_negated = self.text_negated(c);
         let from_slot = self.state.slot(from);
         if let Some(i) = self.state.zones[from_slot].iter().position(|x| *x == c) {
             self.state.zones[from_slot].remove(i);
@@ -1012,11 +1043,11 @@ impl<'p> Game<'p> {
         }
         if let Some(ev) = self.prog.core_leave {
             let args = self.zone_args(ev, c, from);
-            self.emit(EventData { event: ev, args }, Some((c, from)));
+            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_move {
             let args = self.move_args(ev, c, from, to);
-            self.emit(EventData { event: ev, args }, Some((c, from)));
+            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_enter {
             let args = self.zone_args(ev, c, to);

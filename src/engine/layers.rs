@@ -25,14 +25,21 @@ impl<'p> Game<'p> {
         }
         self.deriving = true;
         let mut mods = Vec::new();
+        let any_hosted = self.state.cards.iter().any(|x| x.host.is_some());
         for c in 0..self.state.cards.len() as CardId {
             let zone = self.state.cards[c as usize].zone.zone;
-            if !self
-                .prog
-                .in_play
-                .get(zone as usize)
-                .copied()
-                .unwrap_or(false)
+            let def = self.state.cards[c as usize].def as usize;
+            let hosting = any_hosted && self.state.cards.iter().any(|x| x.host == Some(c));
+            if !self.prog.has_continuous[def] && !hosting {
+                continue;
+            }
+            if !hosting
+                && !self
+                    .prog
+                    .in_play
+                    .get(zone as usize)
+                    .copied()
+                    .unwrap_or(false)
                 && !self.prog.cards[self.state.cards[c as usize].def as usize]
                     .abilities
                     .iter()
@@ -392,17 +399,24 @@ impl<'p> Game<'p> {
     /// Whether a card's text is negated, and whether `all` (its 【 】 text too, 12.4).
     pub(super) fn text_negated(&mut self, c: CardId) -> (bool, bool) {
         let mut neg = (false, false);
-        let one_shot: Vec<Modifier> = self
+        let any_one_shot = self
             .state
             .modifiers
             .iter()
-            .filter(|m| m.card == c && matches!(m.kind, ModKind::NegateText(_)))
-            .cloned()
-            .collect();
-        for m in one_shot {
-            if let ModKind::NegateText(all) = m.kind {
-                if self.alive(&m) {
-                    neg = (true, neg.1 || all);
+            .any(|m| m.card == c && matches!(m.kind, ModKind::NegateText(_)));
+        if any_one_shot {
+            let one_shot: Vec<Modifier> = self
+                .state
+                .modifiers
+                .iter()
+                .filter(|m| m.card == c && matches!(m.kind, ModKind::NegateText(_)))
+                .cloned()
+                .collect();
+            for m in one_shot {
+                if let ModKind::NegateText(all) = m.kind {
+                    if self.alive(&m) {
+                        neg = (true, neg.1 || all);
+                    }
                 }
             }
         }

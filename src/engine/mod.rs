@@ -43,7 +43,11 @@ pub struct EventData {
 }
 
 /// An event held back by a `simultaneously` block, with the card whose abilities look back.
-type Batched = (EventData, Option<(CardId, ZoneKey)>);
+type Batched = (EventData, Option<Lookback>);
+
+/// A card that just left a zone: its abilities answer the event as they were there (zone,
+/// and whether its text was negated, and with 【 】 text too).
+type Lookback = (CardId, ZoneKey, (bool, bool));
 
 /// Who and what a running piece of fuda speaks for.
 #[derive(Debug, Clone)]
@@ -200,6 +204,10 @@ pub struct Game<'p> {
     max_steps: u64,
     derived: layers::Derived,
     deriving: bool,
+    /// Zones an effect looked through whole, to shuffle when it ends (`shuffle_when_seen`).
+    seen: Vec<ZoneKey>,
+    /// Declarations made by the statement running (emitted once it completes).
+    declared: Vec<(Seat, String)>,
     /// Notes about how the game went wrong (loops, step limit, rule errors).
     pub notes: Vec<String>,
     /// Recent sources of resolved triggers (for loop diagnostics).
@@ -406,12 +414,45 @@ impl<'p> Game<'p> {
             deriving: false,
             notes: Vec::new(),
             recent: Vec::new(),
+            seen: Vec::new(),
+            declared: Vec::new(),
         }
     }
 
     /// The event log so far.
     pub fn log(&self) -> &[LogEntry] {
         &self.log
+    }
+
+    /// A player concedes (12.7: at any time, before any process, always accepted).
+    pub fn concede(&mut self, seat: Seat) {
+        if (seat as usize) < self.state.players.len() && self.state.outcome.is_none() {
+            self.log_line("choice", format!("p{} concedes", seat + 1));
+            self.state.players[seat as usize].lost = true;
+            self.settle();
+        }
+    }
+
+    fn emit_declarations(&mut self) {
+        let Some(ev) = self.prog.core_declare else {
+            self.declared.clear();
+            return;
+        };
+        let n = self.prog.ruleset.events[ev as usize].params.len();
+        for (p, v) in std::mem::take(&mut self.declared) {
+            let mut args = vec![Value::Player(p), Value::Text(v.clone())];
+            args.resize(n.max(2), Value::Absent);
+            args.truncate(n);
+            self.log_line(
+                "event",
+                format!(
+                    "{}(p{}, {v})",
+                    Program::short(&self.prog.ruleset.events[ev as usize].name.id),
+                    p + 1
+                ),
+            );
+            self.emit(EventData { event: ev, args }, None);
+        }
     }
 
     /// How the game ended, if it has.
@@ -480,9 +521,7 @@ impl<'p> Game<'p> {
             return false;
         }
         if answer == Answer::Concede {
-            self.log_line("choice", format!("p{} concedes (12.7)", request.player + 1));
-            self.state.players[request.player as usize].lost = true;
-            self.settle();
+            self.concede(request.player);
             self.answers.clear();
             return true;
         }
@@ -540,7 +579,11 @@ impl<'p> Game<'p> {
                     return Ok(());
                 }
                 let s = &stmts[*pc];
+                self.declared.clear();
                 let pushed = self.exec(s)?;
+                if !self.declared.is_empty() {
+                    self.emit_declarations();
+                }
                 if let Some(Frame::Block { pc, .. }) = self.frames.last_mut() {
                     *pc += 1;
                 }
@@ -592,6 +635,13 @@ impl<'p> Game<'p> {
                 self.frames.pop();
                 if let Some(c) = self.ctxs.pop() {
                     self.vars.truncate(c.vars_base);
+                    let parent = self.ctxs.last().and_then(|p| p.source);
+                    if c.source.is_some() && c.source != parent && !self.seen.is_empty() {
+                        // the effect that saw a whole zone ends: shuffle it (PMV 3.2.5)
+                        for k in std::mem::take(&mut self.seen) {
+                            self.shuffle_zone(k);
+                        }
+                    }
                 }
                 Ok(())
             }
@@ -997,8 +1047,19 @@ impl<'p> Game<'p> {
                     self.pop_ctx_now();
                 }
                 WindowEntry::Abilities { kind, attribute } => {
+                    let any_hosted = self.state.cards.iter().any(|x| x.host.is_some());
                     for c in 0..self.state.cards.len() as CardId {
-                        if self.state.cards[c as usize].controller != seat {
+                        let cs = &self.state.cards[c as usize];
+                        if cs.controller != seat {
+                            continue;
+                        }
+                        let own = self.prog.cards[cs.def as usize]
+                            .abilities
+                            .iter()
+                            .any(|a| &a.kind == kind);
+                        if !own
+                            && !(any_hosted && self.state.cards.iter().any(|x| x.host == Some(c)))
+                        {
                             continue;
                         }
                         for (this, aref) in self.working_abilities(c) {
@@ -1197,56 +1258,60 @@ impl<'p> Game<'p> {
     }
 
     fn abilities_in(&mut self, c: CardId, zone: u16) -> Vec<(CardId, AbilityRef)> {
+        self.abilities_as(c, zone, None)
+    }
+
+    /// [`Game::abilities_in`], with the card's text negation given (a card that left a zone
+    /// answers as it was there).
+    fn abilities_as(
+        &mut self,
+        c: CardId,
+        zone: u16,
+        neg: Option<(bool, bool)>,
+    ) -> Vec<(CardId, AbilityRef)> {
         let mut out = Vec::new();
-        let (negated, all) = self.text_negated(c);
-        let cs = &self.state.cards[c as usize];
-        let def = cs.def;
-        let hosted = cs.host.is_some();
-        let card = &self.prog.cards[def as usize];
-        for (i, a) in card.abilities.iter().enumerate() {
-            let carried = Program::has_attr(&self.prog.carried, a);
-            if carried {
-                continue;
-            }
-            if negated && (all || !Program::has_attr(&self.prog.unnegatable, a)) {
-                continue;
-            }
-            if self.works_in(a, zone) {
-                out.push((c, (def, i as u16)));
+        let prog: &'p Program = self.prog;
+        let def = self.state.cards[c as usize].def;
+        let metas = &prog.meta[def as usize];
+        let in_play = prog.in_play.get(zone as usize).copied().unwrap_or(false);
+        let works = |m: &program::AbilityMeta| match m.zone {
+            Some(z) => z == zone,
+            None => in_play,
+        };
+        if metas.iter().any(|m| !m.carried && works(m)) {
+            let (negated, all) = match neg {
+                Some(n) => n,
+                None => self.text_negated(c),
+            };
+            for (i, m) in metas.iter().enumerate() {
+                if m.carried || (negated && (all || !m.unnegatable)) {
+                    continue;
+                }
+                if works(m) {
+                    out.push((c, (def, i as u16)));
+                }
             }
         }
-        let _ = hosted;
-        for att in self.attached(c) {
-            let (negated, all) = self.text_negated(att);
-            let adef = self.state.cards[att as usize].def;
-            for (i, a) in self.prog.cards[adef as usize].abilities.iter().enumerate() {
-                if !Program::has_attr(&self.prog.carried, a) {
+        if self.state.cards.iter().any(|x| x.host == Some(c)) {
+            #[allow(clippy::explicit_iter_loop)]
+            for att in self.attached(c) {
+                let adef = self.state.cards[att as usize].def;
+                let ametas = &prog.meta[adef as usize];
+                if !ametas.iter().any(|m| m.carried) {
                     continue;
                 }
-                if negated && (all || !Program::has_attr(&self.prog.unnegatable, a)) {
-                    continue;
-                }
-                if self.works_in(a, zone) {
-                    out.push((c, (adef, i as u16)));
+                let (negated, all) = self.text_negated(att);
+                for (i, m) in ametas.iter().enumerate() {
+                    if !m.carried || (negated && (all || !m.unnegatable)) {
+                        continue;
+                    }
+                    if works(m) {
+                        out.push((c, (adef, i as u16)));
+                    }
                 }
             }
         }
         out
-    }
-
-    fn works_in(&self, a: &ir::Ability, zone: u16) -> bool {
-        if let Some(z) = &a.zone {
-            return self.prog.zones.get(z) == Some(&zone);
-        }
-        match self.prog.kinds.get(&a.kind) {
-            Some((_, Some(z))) => *z == zone,
-            _ => self
-                .prog
-                .in_play
-                .get(zone as usize)
-                .copied()
-                .unwrap_or(false),
-        }
     }
 
     /// The cards set on a card.
@@ -1262,7 +1327,7 @@ impl<'p> Game<'p> {
 
     /// Handles an emitted event: logged already; queues matching triggers (or waits for the
     /// end of a `simultaneously` block).
-    fn emit(&mut self, e: EventData, lookback: Option<(CardId, ZoneKey)>) {
+    fn emit(&mut self, e: EventData, lookback: Option<Lookback>) {
         if let Some(Some(b)) = self.batch.last_mut() {
             b.push((e, lookback));
             return;
@@ -1290,18 +1355,18 @@ impl<'p> Game<'p> {
         out
     }
 
-    fn dispatch(&mut self, e: EventData, lookback: Option<(CardId, ZoneKey)>) {
+    fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
         let subject = e.args.first().cloned().unwrap_or(Value::Absent);
         self.state
             .cancelled
             .retain(|(ev, s)| !(*ev == e.event && *s == subject));
         let e = Rc::new(e);
         for c in self.trigger_candidates(e.event) {
-            let zone = match lookback {
-                Some((lc, z)) if lc == c => z.zone,
-                _ => self.state.cards[c as usize].zone.zone,
+            let (zone, neg) = match lookback {
+                Some((lc, z, neg)) if lc == c => (z.zone, Some(neg)),
+                _ => (self.state.cards[c as usize].zone.zone, None),
             };
-            for (this, aref) in self.abilities_in(c, zone) {
+            for (this, aref) in self.abilities_as(c, zone, neg) {
                 let a: &'p ir::Ability = self.prog.ability(aref);
                 if a.semantics != ir::Semantics::Triggered {
                     continue;

@@ -2,10 +2,23 @@
 //! that game state is vectors and bit masks, not maps of strings.
 
 use crate::ir::{self, Id, Semantics, Stmt};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// Where an ability of a card definition sits: the definition and the ability's index.
 pub type AbilityRef = (u32, u16);
+
+/// What the engine needs to know of an ability at every event, computed once.
+#[derive(Debug, Clone)]
+pub struct AbilityMeta {
+    /// Carried by the host of the card it is printed on (6.1.13-like attributes).
+    pub carried: bool,
+    /// Survives "negate text" (12.4-like attributes).
+    pub unnegatable: bool,
+    /// The zone it works from; `None`: the in-play zones.
+    pub zone: Option<u16>,
+    /// Its core semantics.
+    pub semantics: Semantics,
+}
 
 /// A state the ruleset declares: a member of an exclusive group, or a flag.
 #[derive(Debug, Clone)]
@@ -76,12 +89,18 @@ pub struct Program {
     pub core_enter: Option<u16>,
     /// See [`Program::core_move`].
     pub core_leave: Option<u16>,
+    /// See [`Program::core_move`].
+    pub core_declare: Option<u16>,
     /// Per card definition: (event index, ability index) of its triggered and replacement abilities.
     pub triggers: Vec<Vec<(u16, u16)>>,
     /// Zones whose cards are in play.
     pub in_play: Vec<bool>,
     /// Index of each top-level `phase` statement of the turn.
     pub phase_pc: Vec<usize>,
+    /// Per card definition, per ability: what the engine checks at every event.
+    pub meta: Vec<Vec<AbilityMeta>>,
+    /// Per card definition: whether it has a continuous ability.
+    pub has_continuous: Vec<bool>,
     /// The first member of each exclusive state group, as bits: the states a card takes when
     /// it arrives in an in-play zone with no state stated.
     pub default_states: u64,
@@ -226,7 +245,36 @@ impl Program {
             .filter(|(_, s)| matches!(s, Stmt::Phase { .. }))
             .map(|(i, _)| i)
             .collect();
+        let unnegatable = attr(ir::AttributeSemantics::Unnegatable);
+        let carried = attr(ir::AttributeSemantics::Carried);
+        let meta: Vec<Vec<AbilityMeta>> = cards
+            .iter()
+            .map(|c| {
+                c.abilities
+                    .iter()
+                    .map(|a| AbilityMeta {
+                        carried: a.attributes.iter().any(|x| carried.contains(x)),
+                        unnegatable: a.attributes.iter().any(|x| unnegatable.contains(x)),
+                        zone: match &a.zone {
+                            Some(z) => zones.get(z).copied(),
+                            None => kinds_zone(&ruleset, &zones, &a.kind),
+                        },
+                        semantics: a.semantics,
+                    })
+                    .collect()
+            })
+            .collect();
+        let has_continuous = cards
+            .iter()
+            .map(|c| {
+                c.abilities
+                    .iter()
+                    .any(|a| a.semantics == Semantics::Continuous)
+            })
+            .collect();
         Ok(Program {
+            meta,
+            has_continuous,
             card_index: cards
                 .iter()
                 .enumerate()
@@ -245,13 +293,14 @@ impl Program {
             phase_index: index(ruleset.phases.iter().map(|m| &m.id).collect()),
             action_index: index(ruleset.actions.iter().map(|a| &a.name.id).collect()),
             kinds,
-            unnegatable: attr(ir::AttributeSemantics::Unnegatable),
-            carried: attr(ir::AttributeSemantics::Carried),
+            unnegatable,
+            carried,
             untargetable,
             callables,
             core_move: core(ir::CoreEvent::Move),
             core_enter: core(ir::CoreEvent::Enter),
             core_leave: core(ir::CoreEvent::Leave),
+            core_declare: core(ir::CoreEvent::Declare),
             triggers,
             event_index,
             phase_pc,
@@ -293,4 +342,14 @@ impl Program {
             .position(|c| c.number == text || c.normalized_number == norm)
             .map(|i| i as u32)
     }
+}
+
+/// The zone an ability kind works from, when it names one.
+fn kinds_zone(ruleset: &ir::Ruleset, zones: &HashMap<Id, u16>, kind: &str) -> Option<u16> {
+    ruleset
+        .ability_kinds
+        .iter()
+        .find(|k| k.name.id == kind)
+        .and_then(|k| k.from_zone.as_ref())
+        .and_then(|z| zones.get(z).copied())
 }

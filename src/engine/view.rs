@@ -133,7 +133,11 @@ impl<'g> PlayerView<'g> {
                 }
                 let shown = cards.iter().any(|c| c.name.is_some());
                 let body = if !shown || (z.visibility != Visibility::Public && cards.len() > 12) {
-                    format!("{} cards", cards.len())
+                    format!(
+                        "{} card{}",
+                        cards.len(),
+                        if cards.len() == 1 { "" } else { "s" }
+                    )
                 } else {
                     cards
                         .iter()

@@ -221,6 +221,8 @@ pub const ZONE_PROPS: &[&str] = &[
     "shared",
     "bare_means_every",
     "in_play",
+    "to_owner",
+    "shuffle_when_seen",
 ];
 /// Core field types of card-type schemas.
 pub const FIELD_TYPES: &[&str] = &["number", "text", "bool", "stat"];
@@ -233,7 +235,7 @@ pub const SEMANTICS: &[&str] = &["activated", "triggered", "continuous", "replac
 /// Core keyword meanings.
 pub const KEYWORD_MEANINGS: &[&str] = &["untargetable"];
 /// Core event meanings (`event moves(…) = move`).
-pub const CORE_EVENTS: &[&str] = &["move", "enter", "leave"];
+pub const CORE_EVENTS: &[&str] = &["move", "enter", "leave", "declare"];
 /// Core attribute flags.
 pub const ATTRIBUTE_FLAGS: &[&str] = &["unnegatable", "carried", "response"];
 /// Core normalization rules.
@@ -258,6 +260,7 @@ pub fn core_event(name: &str) -> Option<ir::CoreEvent> {
         "move" => ir::CoreEvent::Move,
         "enter" => ir::CoreEvent::Enter,
         "leave" => ir::CoreEvent::Leave,
+        "declare" => ir::CoreEvent::Declare,
         _ => return None,
     })
 }
@@ -397,6 +400,8 @@ impl Declarer<'_> {
                     per_player: true,
                     bare_means_every: false,
                     in_play: false,
+                    to_owner: false,
+                    shuffle_when_seen: false,
                     slots: z.slots.iter().map(|s| s.name.clone()).collect(),
                     relations: Vec::new(),
                 };
@@ -411,6 +416,8 @@ impl Declarer<'_> {
                         "shared" => zone.per_player = false,
                         "bare_means_every" => zone.bare_means_every = true,
                         "in_play" => zone.in_play = true,
+                        "to_owner" => zone.to_owner = true,
+                        "shuffle_when_seen" => zone.shuffle_when_seen = true,
                         other => self.invalid(p.span, "zone property", other, ZONE_PROPS),
                     }
                 }
@@ -937,6 +944,7 @@ impl Declarer<'_> {
                 "(card: card, from: zone, to: zone)",
             ),
             "enter" | "leave" => (&["card", "zone"], "(card: card, zone: zone)"),
+            "declare" => (&["player", "text"], "(player: player, value: text)"),
             other => {
                 self.invalid(core.span, "event meaning", other, CORE_EVENTS);
                 return;

@@ -1,0 +1,164 @@
+//! The engine keeps its invariants over whole games of Phantom Magic Vision (`cards/pmv`, its
+//! decks in `cards/pmv/decks/` loaded through `Session`), seeded random agents on both seats:
+//! - every card is in exactly one zone: each card id is in exactly one of `state.zones`' lists,
+//!   and that list is the one the card's `zone` names;
+//! - the number of cards is the decks' total: nothing is created or lost;
+//! - every game ends (an outcome), never by the step limit, and a draw says why in a note;
+//! - no panic.
+//!
+//! `pmv_random_games` plays a few hundred games (a debug build on a shared machine);
+//! `pmv_ten_thousand_random_games` plays 10,000 (`cargo test --release -- --ignored`).
+//! `pmv_zones_hold_after_every_answer` steps a few games by hand and checks the zones after
+//! every answer.
+
+mod support;
+
+use fuda::engine::{Game, Options, Outcome};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::time::Instant;
+use support::{
+    ending_problems, game_max_steps, load, log_tail, random_agents, step_to_end, zone_problems,
+    Loaded,
+};
+
+/// The pack.
+const PACK: &str = "cards/pmv";
+/// Games of `pmv_random_games` (about 7 s in a debug build on the 2-core machine).
+const GAMES: u64 = 150;
+/// Games of the ignored long run.
+const LONG_GAMES: u64 = 10_000;
+/// Games stepped by hand.
+const STEPPED_GAMES: u64 = 10;
+
+fn options(seed: u64) -> Options {
+    Options {
+        seed,
+        max_steps: game_max_steps(),
+    }
+}
+
+/// Seat 0 plays the first deck on even seeds, the second on odd ones (each deck file sorted).
+fn decks_for(l: &Loaded, seed: u64) -> Vec<Vec<u32>> {
+    let (a, b) = (l.decks[0].1.clone(), l.decks[1].1.clone());
+    if seed % 2 == 0 {
+        vec![a, b]
+    } else {
+        vec![b, a]
+    }
+}
+
+/// What went wrong in one seeded game, if anything (a panic included).
+/// Returns the outcome and the game's notes.
+fn play_one(l: &Loaded, seed: u64) -> Result<(Outcome, Vec<String>), String> {
+    let decks = decks_for(l, seed);
+    let total: usize = decks.iter().map(Vec::len).sum();
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        let mut game = Game::new(&l.program, &decks, None, &options(seed));
+        let outcome = game.play(&mut random_agents(seed));
+        let mut problems = ending_problems(&game, &outcome);
+        problems.extend(zone_problems(&game, total));
+        if outcome == Outcome::Draw && game.notes.is_empty() {
+            problems.push("a draw with no note saying why".into());
+        }
+        if problems.is_empty() {
+            Ok((outcome, game.notes.clone()))
+        } else {
+            Err(format!(
+                "{}\n  notes: {:?}\n  log tail:\n{}",
+                problems.join("\n  "),
+                game.notes,
+                log_tail(&game, 20)
+            ))
+        }
+    }));
+    match run {
+        Ok(r) => r,
+        Err(panic) => {
+            let msg = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_else(|| "a panic".into());
+            Err(format!("panicked: {msg}"))
+        }
+    }
+}
+
+/// Plays `games` seeded games; fails with the first few games that went wrong.
+fn random_games(games: u64) {
+    let l = load(PACK);
+    assert_eq!(l.decks.len(), 2, "the PMV decks");
+    let start = Instant::now();
+    let mut failures = Vec::new();
+    let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
+    // notes (an unavoidable loop is a legitimate ending), with the first seed of each
+    let mut notes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
+    for seed in 0..games {
+        match play_one(&l, seed) {
+            Ok((o, ns)) => {
+                *outcomes.entry(format!("{o:?}")).or_default() += 1;
+                for n in ns {
+                    notes.entry(n).or_insert((0, seed)).0 += 1;
+                }
+            }
+            Err(e) => failures.push(format!("seed {seed}: {e}")),
+        }
+    }
+    println!(
+        "{games} PMV games in {:.2?}: {outcomes:?}; {} failed",
+        start.elapsed(),
+        failures.len()
+    );
+    for (n, (count, first)) in &notes {
+        println!("  {count} game(s), first seed {first}: {n}");
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {games} games broke an invariant; the first 5:\n{}",
+        failures.len(),
+        failures
+            .iter()
+            .take(5)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join("\n\n")
+    );
+}
+
+#[test]
+fn pmv_random_games() {
+    random_games(GAMES);
+}
+
+#[test]
+#[ignore = "10,000 games: run with `cargo test --release -- --ignored`"]
+fn pmv_ten_thousand_random_games() {
+    random_games(LONG_GAMES);
+}
+
+#[test]
+fn pmv_zones_hold_after_every_answer() {
+    let l = load(PACK);
+    for seed in 0..STEPPED_GAMES {
+        let decks = decks_for(&l, seed);
+        let total: usize = decks.iter().map(Vec::len).sum();
+        let mut game = Game::new(&l.program, &decks, None, &options(seed));
+        assert!(
+            zone_problems(&game, total).is_empty(),
+            "seed {seed}: before the game"
+        );
+        let (outcome, answers) = step_to_end(&mut game, &mut random_agents(seed), |g, n| {
+            let problems = zone_problems(g, total);
+            assert!(
+                problems.is_empty(),
+                "seed {seed}, after answer {n}:\n  {}\n  log tail:\n{}",
+                problems.join("\n  "),
+                log_tail(g, 25)
+            );
+        });
+        assert!(answers > 0, "seed {seed}: nobody was asked anything");
+        let problems = ending_problems(&game, &outcome);
+        assert!(problems.is_empty(), "seed {seed}: {problems:?}");
+    }
+}
