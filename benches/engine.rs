@@ -17,10 +17,12 @@
 //!   results are compared (same zones, card states, modifiers, counters, stat read), so the two
 //!   really do the same thing.
 //!
-//! The prepared game and states are cloned outside the timings (`iter_batched`), and outputs
-//! are dropped outside them. After criterion, a summary is printed from manual `Instant` runs
-//! (games/s over ≥ 2 s of games; per effect the best of 5 rounds of 1,000 runs): the figures,
-//! and their ratios to the goals.
+//! The prepared game and states are cloned outside the timings, just before each run, so the
+//! state is warm in the cache as in a game (`iter_batched` with `BatchSize::PerIteration`:
+//! criterion's per-effect figures include the ~20–40 ns of reading the clock twice), and
+//! outputs are dropped outside them. After criterion, a summary is printed from manual
+//! `Instant` runs (games/s over ≥ 2 s of games; per effect the best of 5 rounds of the mean of
+//! 2,000 runs, less the timer's overhead): the figures, and their ratios to the goals.
 //!
 //! `FUDA_BENCH_GAMES=N cargo bench --bench engine` only plays N games (seeds as above) and
 //! exits: a fixed amount of work for profilers (`valgrind --tool=callgrind <bench binary>`).
@@ -67,7 +69,7 @@ fn load_games() -> (Program, Vec<Vec<u32>>) {
 /// Plays game number `i` to the end: (outcome, turns, statements run).
 fn play_game(prog: &Program, decks: &[Vec<u32>], i: u64) -> (Outcome, u32, u64) {
     let seed = fuda::sim::game_seed(SEED, i as usize);
-    let seats: Vec<Vec<u32>> = if i % 2 == 0 {
+    let seats: Vec<Vec<u32>> = if i.is_multiple_of(2) {
         vec![decks[0].clone(), decks[1].clone()]
     } else {
         vec![decks[1].clone(), decks[0].clone()]
@@ -425,8 +427,8 @@ fn table(prog: &Program) -> Table {
         for i in 0..5 {
             put(deck_cards[(i * 3) % 10], owner, "pmv:hand", &mut placements);
         }
-        for i in 0..5 {
-            put(deck_cards[i], owner, "pmv:node_area", &mut placements);
+        for name in deck_cards.iter().take(5) {
+            put(name, owner, "pmv:node_area", &mut placements);
         }
     }
     // p1's field: a trigger on attack, a continuous modifier, a count, an activated ability
@@ -735,22 +737,45 @@ fn compare(e: &Effect, ir: (&State, &Value), native: (&State, &Value)) -> Result
 
 /// Rounds of manual timing per effect, and runs per round.
 const ROUNDS: usize = 5;
-const RUNS: usize = 1_000;
+const RUNS: usize = 2_000;
 
-/// Best of `ROUNDS` rounds: the mean time of one run over `RUNS` prepared inputs.
-fn best_mean<S, T>(setup: impl Fn() -> S, mut f: impl FnMut(&mut S) -> T) -> Duration {
+/// What timing an empty region costs (two `Instant` reads), the least of a few rounds.
+fn timer_overhead() -> Duration {
+    (0..ROUNDS)
+        .map(|_| {
+            let mut total = Duration::ZERO;
+            for _ in 0..RUNS {
+                let t = Instant::now();
+                total += black_box(t).elapsed();
+            }
+            total / RUNS as u32
+        })
+        .min()
+        .unwrap_or_default()
+}
+
+/// Best of `ROUNDS` rounds of the mean time of one run over `RUNS` runs, each on a fresh input
+/// made just before it (so the input is warm in the cache, as a game's state is), less the
+/// timer's own overhead.
+fn best_mean<S, T>(
+    overhead: Duration,
+    setup: impl Fn() -> S,
+    mut f: impl FnMut(&mut S) -> T,
+) -> Duration {
     let mut best = Duration::MAX;
     for _ in 0..ROUNDS {
-        let mut inputs: Vec<S> = (0..RUNS).map(|_| setup()).collect();
-        let t = Instant::now();
-        for x in inputs.iter_mut() {
-            black_box(f(x));
+        let mut total = Duration::ZERO;
+        for _ in 0..RUNS {
+            let mut x = setup();
+            let t = Instant::now();
+            let out = black_box(f(&mut x));
+            total += t.elapsed();
+            drop(out);
+            drop(x);
         }
-        let d = t.elapsed() / RUNS as u32;
-        drop(inputs);
-        best = best.min(d);
+        best = best.min(total / RUNS as u32);
     }
-    best
+    best.saturating_sub(overhead)
 }
 
 struct Figures {
@@ -773,10 +798,11 @@ fn measure(prog: &Program, decks: &[Vec<u32>], eprog: &Program, t: &Table) -> Fi
     let games_time = start.elapsed();
     let native = Native::new(eprog);
     let game = prepared_game(eprog, t);
+    let overhead = timer_overhead();
     let mut out = Vec::new();
     for e in effects(eprog, t) {
-        let ir = best_mean(|| game.clone(), |g| run_ir(g, &e.ir));
-        let nat = best_mean(|| game.state.clone(), |s| (e.native)(&native, s));
+        let ir = best_mean(overhead, || game.clone(), |g| run_ir(g, &e.ir));
+        let nat = best_mean(overhead, || game.state.clone(), |s| (e.native)(&native, s));
         out.push((e.name, e.what, ir, nat));
     }
     Figures {
@@ -920,7 +946,7 @@ fn main() {
                         let v = run_ir(&mut gm, &e.ir);
                         (gm, v)
                     },
-                    BatchSize::SmallInput,
+                    BatchSize::PerIteration,
                 )
             });
             g.bench_function(format!("{}/native", e.name), |b| {
@@ -930,7 +956,7 @@ fn main() {
                         let v = (e.native)(&native, &mut s);
                         (s, v)
                     },
-                    BatchSize::SmallInput,
+                    BatchSize::PerIteration,
                 )
             });
         }

@@ -190,6 +190,8 @@ pub struct CounterDecl {
 pub struct CardTypeDecl {
     /// Name and label.
     pub named: Named,
+    /// `= character on field`: the card type it also counts as, and where.
+    pub counts_as: Option<(Ident, Option<Ident>)>,
     /// The field schema.
     pub fields: Vec<FieldDecl>,
 }

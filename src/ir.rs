@@ -256,8 +256,20 @@ pub struct Counter {
 pub struct CardType {
     /// Id and label.
     pub name: Labelled,
+    /// `= character on field`: a card of this type also counts as one of that type (`is`,
+    /// `character on …`), in that zone only when one is named (PMV 6.1.1 illusions).
+    pub counts_as: Option<CountsAs>,
     /// Schema fields.
     pub fields: Vec<FieldSchema>,
+}
+
+/// What a card type also counts as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountsAs {
+    /// The card type.
+    pub card_type: Id,
+    /// Where; `null`: everywhere.
+    pub zone: Option<Id>,
 }
 
 /// One schema field.

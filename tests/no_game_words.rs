@@ -341,9 +341,7 @@ fn pieces(src: &str) -> Vec<Piece> {
                         j += 1;
                     }
                     if chars.get(j) == Some(&'"') {
-                        for k in i..=j {
-                            cur.text.push(chars[k]);
-                        }
+                        cur.text.extend(&chars[i..=j]);
                         switch(&mut out, &mut cur, Kind::Str, line);
                         i = j + 1;
                         loop {
@@ -354,9 +352,7 @@ fn pieces(src: &str) -> Vec<Piece> {
                                 && (1..=hashes).all(|h| chars.get(i + h) == Some(&'#'))
                             {
                                 switch(&mut out, &mut cur, Kind::Code, line);
-                                for k in i..=i + hashes {
-                                    cur.text.push(chars[k]);
-                                }
+                                cur.text.extend(&chars[i..=i + hashes]);
                                 i += hashes + 1;
                                 break;
                             }
@@ -421,16 +417,12 @@ fn pieces(src: &str) -> Vec<Piece> {
                                 j += 1;
                             }
                         }
-                        for k in i..=j.min(n - 1) {
-                            cur.text.push(chars[k]);
-                        }
+                        cur.text.extend(&chars[i..=j.min(n - 1)]);
                         i = j + 1;
                         continue;
                     }
                     if chars.get(i + 2) == Some(&'\'') {
-                        for k in i..i + 3 {
-                            cur.text.push(chars[k]);
-                        }
+                        cur.text.extend(&chars[i..i + 3]);
                         i += 3;
                         continue;
                     }
@@ -543,12 +535,10 @@ fn the_word_finder_respects_identifier_boundaries() {
 #[test]
 fn the_splitter_finds_strings_and_comments() {
     let src = "let a = \"x \\\" `hell`\"; // PMV hell\nlet c = '\"'; let l: &'a str = r#\"q\n\"zone\"\"#; /* `deck`\n */ f(\"field\")";
-    let got: Vec<(Kind, usize, &str)> = pieces(src)
+    let ps = pieces(src);
+    let got: Vec<(Kind, usize, &str)> = ps
         .iter()
         .map(|p| (p.kind, p.line, p.text.as_str()))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|(k, l, t)| (k, l, Box::leak(t.to_string().into_boxed_str()) as &str))
         .collect();
     assert_eq!(
         got,
@@ -569,7 +559,6 @@ fn the_splitter_finds_strings_and_comments() {
         ]
     );
     let games = vec!["pmv".to_string()];
-    let ps = pieces(src);
     let why = |line: usize, kind: Kind, word: &str| {
         ps.iter()
             .filter(|p| p.line == line && p.kind == kind)

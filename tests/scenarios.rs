@@ -143,6 +143,55 @@ fn altering_the_cited_rules_fails_their_scenarios() {
             "",
             "pmv-6.2.4.d-first-strike-damage-comes-first",
         ),
+        // 6.5.2.b: pierce damage allows no graze
+        (
+            "pierce",
+            "and not (a has pierce)",
+            "",
+            "pmv-6.5.2.b-pierce-damage-allows-no-graze",
+        ),
+        // 6.5.3.b: graze puts the top cards into the node area
+        (
+            "graze",
+            "graze_nodes(victim, a, a.graze)",
+            "",
+            "pmv-6.2.4.g-graze-after-battle-damage",
+        ),
+        // 3.6.4: the hand limit is 7
+        (
+            "hand-limit",
+            "let extra = count(your.hand) - 7",
+            "let extra = count(your.hand) - 8",
+            "pmv-3.6.4-hand-limit-7-at-end-phase",
+        ),
+        // assumption: 20 damage loses
+        (
+            "defeat",
+            "if you.damage >= 20 { lose you }",
+            "if you.damage >= 21 { lose you }",
+            "pmv-assumption-20-damage-loses",
+        ),
+        // 3.2.5: a deck seen whole is shuffled
+        (
+            "shuffle-when-seen",
+            "to_owner shuffle_when_seen",
+            "to_owner",
+            "pmv-3.2.5-whole-deck-seen-is-shuffled-before-the-next-draw",
+        ),
+        // 3.1.6: a card goes to its owner's zone, beating card effects
+        (
+            "owners-zone",
+            "owner_sees unordered per_player to_owner",
+            "owner_sees unordered per_player",
+            "pmv-3.1.6-owners-zone-beats-card-text",
+        ),
+        // 6.1.12 (assumption: a dying character is destroyed at the next rule check)
+        (
+            "dying",
+            "for each c in card on your.field where it is dying { destroy c }",
+            "",
+            "pmv-6.1.12-toughness-zero-dying-destroyed",
+        ),
     ];
     for (tag, from, to, scenario) in mutations {
         let original = run_on(Path::new("cards/pmv"), scenario);

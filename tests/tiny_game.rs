@@ -7,12 +7,14 @@
 //! construction, every turn draws a card and every action spends one), every card is in exactly
 //! one zone and nothing was created or lost, the outcome is what the ruleset says (a winner has
 //! 10 petals or the loser could not draw), and every plant on a bed reads the vigor its
-//! continuous and one-shot modifiers give it.
+//! continuous and one-shot modifiers give it. Stepping by hand gives the same games as `play`,
+//! with the zones checked after every answer. And one set-up position: two triggered
+//! abilities of one player waiting at once both resolve, the order asked once.
 
 mod support;
 
 use fuda::engine::state::{ModKind, StatOp, Until};
-use fuda::engine::{Game, Options, Outcome, Seat, Value, ZoneKey};
+use fuda::engine::{Answer, Game, Options, Outcome, Placement, RequestKind, Seat, Value, ZoneKey};
 use std::collections::BTreeMap;
 use std::time::Instant;
 use support::{
@@ -42,14 +44,14 @@ fn options(seed: u64) -> Options {
 /// Seat 0 plays deck A on even seeds, deck B on odd ones.
 fn decks_for(l: &Loaded, seed: u64) -> Vec<Vec<u32>> {
     let (a, b) = (l.decks[0].1.clone(), l.decks[1].1.clone());
-    if seed % 2 == 0 {
+    if seed.is_multiple_of(2) {
         vec![a, b]
     } else {
         vec![b, a]
     }
 }
 
-/// Index of a zone, stat or counter id in the program.
+/// A zone's index in the program.
 fn zone(l: &Loaded, id: &str) -> u16 {
     *l.program.zones.get(id).unwrap_or_else(|| panic!("{id}"))
 }
@@ -163,6 +165,11 @@ fn rule_problems(game: &mut Game<'_>, l: &Loaded, outcome: &Outcome) -> Vec<Stri
 #[test]
 fn the_tiny_pack_compiles_clean() {
     let l = tiny();
+    assert!(
+        l.warnings.is_empty(),
+        "warnings:\n{}",
+        l.warnings.join("\n")
+    );
     assert_eq!(l.program.cards.len(), 8, "eight cards");
     assert_eq!(l.decks.len(), 2, "two decks");
     for (path, cards) in &l.decks {
@@ -273,4 +280,70 @@ fn stepped_games_keep_their_zones_and_match_play() {
             "seed {seed}: stepping and play logged different games"
         );
     }
+}
+
+/// Two triggered abilities of one player waiting at once: the player picks the one to resolve
+/// first, once, and both resolve. (Two Honeybees on p1's bed, p1 sows a Clover: each Honeybee
+/// gives a petal.)
+#[test]
+fn two_triggers_of_one_player_both_resolve() {
+    let l = tiny();
+    let p = &l.program;
+    let def = |name: &str| {
+        p.cards
+            .iter()
+            .position(|c| c.name == name)
+            .unwrap_or_else(|| panic!("{name}")) as u32
+    };
+    let at = |name: &str, owner: Seat, zone: &str| Placement {
+        def: def(name),
+        owner,
+        zone: ZoneKey {
+            zone: *p.zones.get(zone).expect("zone"),
+            owner,
+        },
+        states: Vec::new(),
+        counters: Vec::new(),
+        face_up: None,
+        host: None,
+        slot: None,
+    };
+    let placements = vec![
+        at("Honeybee", 0, "tiny:bed"),
+        at("Honeybee", 0, "tiny:bed"),
+        at("Clover", 0, "tiny:palm"),
+        at("Clover", 0, "tiny:pile"),
+        at("Clover", 1, "tiny:pile"),
+    ];
+    let day = p.phase_index.get("tiny:day").copied();
+    let mut game = Game::from_placements(p, &placements, 3, 0, day, false, &options(1));
+    let petals = *p.counter_index.get("tiny:petals").expect("petals") as usize;
+    let req = game.step().expect("p1's window");
+    assert_eq!(req.kind, RequestKind::Action, "{req:?}");
+    let sow = req
+        .options
+        .iter()
+        .position(|o| o.label == "sow Clover")
+        .unwrap_or_else(|| panic!("no `sow Clover` in {:?}", req.options));
+    assert!(game.answer(&req, Answer::Pick(sow)));
+    let order = game.step().expect("the order of the two triggers");
+    assert_eq!(order.kind, RequestKind::OneOf, "{order:?}");
+    assert_eq!(order.options.len(), 2, "{order:?}");
+    assert!(game.answer(&order, Answer::Pick(0)));
+    let next = game.step().expect("p1's window again");
+    assert_ne!(
+        next,
+        order,
+        "the order of the triggers is asked again after it was answered (the answer was lost); \n\
+         log tail:\n{}",
+        log_tail(&game, 12)
+    );
+    assert_eq!(next.kind, RequestKind::Action, "{next:?}");
+    assert_eq!(
+        game.state.players[0].counters[petals],
+        2,
+        "both Honeybees give a petal\n{}",
+        log_tail(&game, 12)
+    );
+    assert!(game.notes.is_empty(), "{:?}", game.notes);
 }

@@ -224,7 +224,7 @@ impl<'p> Game<'p> {
                 _ => Value::Bool(false),
             },
             Expr::OfType { card, card_type } => match self.eval(card)? {
-                Value::Card(c) => Value::Bool(self.card_type(c) == card_type.as_str()),
+                Value::Card(c) => Value::Bool(self.of_type(c, card_type)),
                 _ => Value::Bool(false),
             },
             Expr::IsKind { value, kind } => {
@@ -438,6 +438,22 @@ impl<'p> Game<'p> {
         match &cs.treat {
             Some(t) => &t.card_type,
             None => &self.prog.cards[cs.def as usize].card_type,
+        }
+    }
+
+    /// Whether a card is of a card type, or of one that counts as it where the card is
+    /// (`card_type illusion = character on field`).
+    pub(super) fn of_type(&self, c: CardId, card_type: &str) -> bool {
+        let t = self.card_type(c);
+        if t == card_type {
+            return true;
+        }
+        match self.prog.counts_as.get(t) {
+            Some((as_type, zone)) => {
+                as_type == card_type
+                    && zone.is_none_or(|z| z == self.state.cards[c as usize].zone.zone)
+            }
+            None => false,
         }
     }
 

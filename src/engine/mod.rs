@@ -1117,7 +1117,7 @@ impl<'p> Game<'p> {
             player,
             generation,
             rounds,
-            resolved,
+            ..
         }) = self.frames.last_mut()
         else {
             return Ok(());
@@ -1150,19 +1150,6 @@ impl<'p> Game<'p> {
             self.frames.pop();
             return Ok(());
         }
-        *resolved += 1;
-        if *resolved > 2_000 {
-            let cards = self.loop_cards();
-            self.note(format!(
-                "an unavoidable loop: 2,000 triggered abilities in one check timing; the game is a draw (12.10){cards}"
-            ));
-            self.end(Outcome::Draw);
-            return Ok(());
-        }
-        *rules_done = false;
-        *rule = 0;
-        *player = 0;
-        *rounds = 0;
         // turn order from the turn player; each player orders their own (assumption of the core)
         let mut who = None;
         for k in 0..n {
@@ -1207,6 +1194,33 @@ impl<'p> Game<'p> {
         } else {
             mine[0]
         };
+        // the choice is made: only now does the check timing move on (a replayed step must
+        // find it as it was)
+        let Some(Frame::Check {
+            rules_done,
+            rule,
+            player,
+            rounds,
+            resolved,
+            ..
+        }) = self.frames.last_mut()
+        else {
+            return Ok(());
+        };
+        *resolved += 1;
+        let looping = *resolved > 2_000;
+        *rules_done = false;
+        *rule = 0;
+        *player = 0;
+        *rounds = 0;
+        if looping {
+            let cards = self.loop_cards();
+            self.note(format!(
+                "an unavoidable loop: 2,000 triggered abilities in one check timing; the game is a draw (12.10){cards}"
+            ));
+            self.end(Outcome::Draw);
+            return Ok(());
+        }
         let p = self.pending.remove(pick);
         self.resolve_trigger(p)
     }

@@ -99,6 +99,8 @@ pub struct Program {
     pub phase_pc: Vec<usize>,
     /// Per card definition, per ability: what the engine checks at every event.
     pub meta: Vec<Vec<AbilityMeta>>,
+    /// Card type id → the card type it also counts as, and the zone where (`None`: anywhere).
+    pub counts_as: HashMap<Id, (Id, Option<u16>)>,
     /// Per card definition: whether it has a continuous ability.
     pub has_continuous: Vec<bool>,
     /// The first member of each exclusive state group, as bits: the states a card takes when
@@ -272,7 +274,17 @@ impl Program {
                     .any(|a| a.semantics == Semantics::Continuous)
             })
             .collect();
+        let counts_as = ruleset
+            .card_types
+            .iter()
+            .filter_map(|t| {
+                let c = t.counts_as.as_ref()?;
+                let zone = c.zone.as_ref().and_then(|z| zones.get(z).copied());
+                Some((t.name.id.clone(), (c.card_type.clone(), zone)))
+            })
+            .collect();
         Ok(Program {
+            counts_as,
             meta,
             has_continuous,
             card_index: cards

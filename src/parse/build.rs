@@ -267,6 +267,16 @@ impl<'d> Builder<'d> {
             }
             Rule::card_type_decl => {
                 let named = self.named_from(&mut it);
+                let mut it = it.peekable();
+                let counts_as = match it.peek().map(|p| p.as_rule()) {
+                    Some(Rule::counts_as) => {
+                        let mut ci = children(it.next().expect("grammar: counts_as"));
+                        let ty = self.ident(ci.next().expect("grammar: counted type"));
+                        let zone = ci.next().map(|z| self.ident(z));
+                        Some((ty, zone))
+                    }
+                    _ => None,
+                };
                 let fields = it
                     .map(|f| {
                         let mut fi = children(f);
@@ -276,7 +286,11 @@ impl<'d> Builder<'d> {
                         FieldDecl { name, ty, mult }
                     })
                     .collect();
-                Decl::CardType(CardTypeDecl { named, fields })
+                Decl::CardType(CardTypeDecl {
+                    named,
+                    counts_as,
+                    fields,
+                })
             }
             Rule::keyword_decl => {
                 let name = self.ident(it.next().expect("grammar: keyword name"));

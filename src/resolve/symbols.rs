@@ -693,8 +693,55 @@ impl Declarer<'_> {
                         list: f.mult == Some('*'),
                     });
                 }
+                let counts_as = t.counts_as.as_ref().and_then(|(ty, zone)| {
+                    let Some(target) = self.sym.card_types.get(&ty.name).map(|c| c.id.clone())
+                    else {
+                        let help =
+                            did_you_mean(&ty.name, self.sym.card_types.keys().map(String::as_str))
+                                .unwrap_or_else(|| "declare that card type before this one".into());
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                                self.file,
+                                ty.span,
+                                format!("unknown card type `{}`", ty.name),
+                                "no card type of this name declared before",
+                            )
+                            .with_help(help),
+                        );
+                        return None;
+                    };
+                    let zone = match zone {
+                        None => None,
+                        Some(z) => match self.sym.zones.get(&z.name) {
+                            Some(zs) => Some(zs.id.clone()),
+                            None => {
+                                let help = did_you_mean(
+                                    &z.name,
+                                    self.sym.zones.keys().map(String::as_str),
+                                );
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        codes::RESOLVE_UNKNOWN_ZONE,
+                                        self.file,
+                                        z.span,
+                                        format!("unknown zone `{}`", z.name),
+                                        "no zone of this name",
+                                    )
+                                    .with_help_opt(help),
+                                );
+                                return None;
+                            }
+                        },
+                    };
+                    Some(ir::CountsAs {
+                        card_type: target,
+                        zone,
+                    })
+                });
                 let ct = ir::CardType {
                     name: self.labelled(&t.named),
+                    counts_as,
                     fields,
                 };
                 self.sym.card_types.insert(

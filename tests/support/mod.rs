@@ -13,6 +13,8 @@ use std::path::Path;
 pub struct Loaded {
     pub program: Program,
     pub decks: Vec<(String, Vec<u32>)>,
+    /// Warnings the session reported (rendered).
+    pub warnings: Vec<String>,
 }
 
 /// Compiles the pack folder at `path` (and the decks in its `decks/` folder) with `Session`
@@ -33,6 +35,12 @@ pub fn load(path: &str) -> Loaded {
         "{path} has errors:\n{}",
         errors.join("\n")
     );
+    let warnings: Vec<String> = session
+        .diags
+        .iter()
+        .filter(|d| !d.is_error())
+        .map(|d| render(d, &session.sources, RenderOptions::plain()))
+        .collect();
     let game = session
         .packs
         .last()
@@ -70,7 +78,11 @@ pub fn load(path: &str) -> Loaded {
         "{path}: expected at least two checked decks, found {}",
         decks.len()
     );
-    Loaded { program, decks }
+    Loaded {
+        program,
+        decks,
+        warnings,
+    }
 }
 
 /// Every card is in exactly one zone list, and that list is the one its `zone` names; the
@@ -161,12 +173,23 @@ pub fn random_agents(seed: u64) -> Vec<Box<dyn Agent>> {
     ]
 }
 
-/// The last `n` lines of a game's log, for failure messages.
+/// The last `n` lines of a game's log, for failure messages; a line repeated in a row is shown
+/// once with its count.
 pub fn log_tail(game: &Game<'_>, n: usize) -> String {
-    let log = game.log();
-    log[log.len().saturating_sub(n)..]
+    let mut runs: Vec<(String, usize)> = Vec::new();
+    for e in game.log() {
+        let line = format!("  [{}] {}: {}", e.turn, e.kind, e.text);
+        match runs.last_mut() {
+            Some((last, count)) if *last == line => *count += 1,
+            _ => runs.push((line, 1)),
+        }
+    }
+    runs[runs.len().saturating_sub(n)..]
         .iter()
-        .map(|e| format!("  [{}] {}: {}", e.turn, e.kind, e.text))
+        .map(|(line, count)| match count {
+            1 => line.clone(),
+            _ => format!("{line}   (×{count} in a row)"),
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
