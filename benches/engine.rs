@@ -26,6 +26,10 @@
 //!
 //! `FUDA_BENCH_GAMES=N cargo bench --bench engine` only plays N games (seeds as above) and
 //! exits: a fixed amount of work for profilers (`valgrind --tool=callgrind <bench binary>`).
+//! `FUDA_BENCH_EFFECT=<name> FUDA_BENCH_RUNS=N` only runs that effect N times through the engine
+//! (`ir_runs`) and N times as its closure (`native_runs`), on inputs cloned beforehand: under
+//! callgrind, the inclusive instruction counts of the two functions give a ratio that does not
+//! depend on the machine's load.
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use fuda::engine::state::{CardState, ModKind, Modifier, StatOp, Until};
@@ -680,6 +684,22 @@ fn run_ir(g: &mut Game<'_>, run: &IrRun) -> Value {
     }
 }
 
+/// Runs an effect through the engine once on each game (for instruction counts).
+#[inline(never)]
+fn ir_runs(games: &mut [Game<'_>], e: &Effect) {
+    for g in games {
+        black_box(run_ir(g, &e.ir));
+    }
+}
+
+/// Runs an effect's closure once on each state (for instruction counts).
+#[inline(never)]
+fn native_runs(states: &mut [State], e: &Effect, native: &Native) {
+    for s in states {
+        black_box((e.native)(native, s));
+    }
+}
+
 /// Checks that the engine and the closure changed the state the same way.
 fn compare(e: &Effect, ir: (&State, &Value), native: (&State, &Value)) -> Result<(), String> {
     let (a, va) = ir;
@@ -895,6 +915,24 @@ fn main() {
     let native = Native::new(&eprog);
     let game = prepared_game(&eprog, &t);
     let list = effects(&eprog, &t);
+
+    // One effect, a fixed number of runs each way, for instruction counts.
+    if let Ok(name) = std::env::var("FUDA_BENCH_EFFECT") {
+        let runs = std::env::var("FUDA_BENCH_RUNS")
+            .ok()
+            .and_then(|s| s.parse::<usize>().ok())
+            .unwrap_or(100);
+        let e = list
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap_or_else(|| panic!("no effect named {name}"));
+        let mut games: Vec<Game<'_>> = (0..runs).map(|_| game.clone()).collect();
+        let mut states: Vec<State> = (0..runs).map(|_| game.state.clone()).collect();
+        ir_runs(&mut games, e);
+        native_runs(&mut states, e, &native);
+        eprintln!("{name}: {runs} runs each way");
+        return;
+    }
 
     // Each pair does the same thing on the same state.
     for e in &list {

@@ -94,7 +94,7 @@ pub enum Decl {
     Rule(RuleDecl),
 }
 
-/// `action attack "攻撃" for c in character on your.field if … { … }`.
+/// `action raid "Raid" for c in unit on your.arena if … { … }`.
 #[derive(Debug, Clone)]
 pub struct ActionDecl {
     /// Name and label.
@@ -107,7 +107,7 @@ pub struct ActionDecl {
     pub body: Block,
 }
 
-/// `rule defeat "敗北" { … }`.
+/// `rule collapse "Collapse" { … }`.
 #[derive(Debug, Clone)]
 pub struct RuleDecl {
     /// Name and label.
@@ -147,7 +147,7 @@ pub struct RelationDecl {
     pub pairs: Vec<(Ident, Ident)>,
 }
 
-/// `state posture = active | sleep` or `state dying`.
+/// `state stance = ready | tapped` or `state fallen`.
 #[derive(Debug, Clone)]
 pub struct StateDecl {
     /// The group's (or flag's) name and label.
@@ -156,7 +156,7 @@ pub struct StateDecl {
     pub members: Vec<Named>,
 }
 
-/// `stat attack "攻撃力" floor 0` or `stat power = attack / toughness`.
+/// `stat might "Might" floor 0` or `stat strength = might / guard`.
 #[derive(Debug, Clone)]
 pub struct StatDecl {
     /// Name and label.
@@ -167,7 +167,7 @@ pub struct StatDecl {
     pub props: Vec<(Ident, Option<i64>)>,
 }
 
-/// `layer add "加減" "+=" "-="`.
+/// `layer adjust "Adjust" "+=" "-="`.
 #[derive(Debug, Clone)]
 pub struct LayerDecl {
     /// Name and label.
@@ -176,7 +176,7 @@ pub struct LayerDecl {
     pub ops: Vec<(String, Span)>,
 }
 
-/// `counter damage on player, card`.
+/// `counter wounds on player, card`.
 #[derive(Debug, Clone)]
 pub struct CounterDecl {
     /// Name and label.
@@ -185,12 +185,12 @@ pub struct CounterDecl {
     pub on: Vec<Ident>,
 }
 
-/// `card_type character "キャラクター" { cost: number … }`.
+/// `card_type unit "Unit" { price: number … }`.
 #[derive(Debug, Clone)]
 pub struct CardTypeDecl {
     /// Name and label.
     pub named: Named,
-    /// `= character on field`: the card type it also counts as, and where.
+    /// `= unit on arena`: the card type it also counts as, and where.
     pub counts_as: Option<(Ident, Option<Ident>)>,
     /// The field schema.
     pub fields: Vec<FieldDecl>,
@@ -207,7 +207,7 @@ pub struct FieldDecl {
     pub mult: Option<char>,
 }
 
-/// `keyword graze(n: number) "グレイズ"`.
+/// `keyword ward(n: number) "Ward"`.
 #[derive(Debug, Clone)]
 pub struct KeywordDecl {
     /// Name and label.
@@ -218,7 +218,7 @@ pub struct KeywordDecl {
     pub semantics: Option<Ident>,
 }
 
-/// `ability alpha "自動α" = triggered from hand` / `attribute x = unnegatable`.
+/// `ability trigger_a "Trigger A" = triggered from reserve` / `attribute x = unnegatable`.
 #[derive(Debug, Clone)]
 pub struct MappedDecl {
     /// Name and label.
@@ -229,7 +229,7 @@ pub struct MappedDecl {
     pub from_zone: Option<Ident>,
 }
 
-/// `event attacks(attacker: card, defender: card?)`.
+/// `event raids(raider: card, victim: card?)`.
 #[derive(Debug, Clone)]
 pub struct EventDecl {
     /// Name and label.
@@ -310,7 +310,7 @@ pub struct FieldEntry {
     pub span: Span,
 }
 
-/// A field value: a keyword reference (`graze 1`, `character`) or an expression.
+/// A field value: a keyword reference (`ward 1`, `unit`) or an expression.
 #[derive(Debug, Clone)]
 pub enum FieldValue {
     /// A bare name, optionally with an argument.
@@ -319,7 +319,7 @@ pub enum FieldValue {
     Expr(Expr),
 }
 
-/// `graze 1`, `graze(1)`, `backup(2500, 1)`, `first_strike`.
+/// `ward 1`, `ward(1)`, `bond(2500, 1)`, `swift`.
 #[derive(Debug, Clone)]
 pub struct KeywordRef {
     /// The keyword.
@@ -362,7 +362,7 @@ pub enum Clause {
     From(Ident, Span),
 }
 
-/// `this attacks`, `attacks(attacker: this)`.
+/// `this raids`, `raids(raider: this)`.
 #[derive(Debug, Clone)]
 pub struct Trigger {
     /// The subject written before the event name.

@@ -67,7 +67,7 @@ pub struct Diagnostic {
     pub message: String,
     /// The exact token at fault.
     pub primary: Label,
-    /// A suggestion ("did you mean `underworld`?").
+    /// A suggestion ("did you mean `crypt`?").
     pub help: Option<String>,
     /// Other places involved.
     pub related: Vec<Label>,
@@ -502,7 +502,7 @@ mod tests {
     #[test]
     fn transpositions_are_one_edit() {
         assert_eq!(edit_distance("pvm", "pmv"), 1);
-        assert_eq!(edit_distance("atacks", "attacks"), 1);
+        assert_eq!(edit_distance("colapse", "collapse"), 1);
         assert_eq!(closest("pvm", ["pm", "pmv", "ws"]), Some("pmv"));
         assert_eq!(
             closest("gravyard", ["graveyard", "library"]),

@@ -2,7 +2,7 @@
 //! between the compiler and the engine.
 //!
 //! - Every name is resolved to a symbolic id qualified by the pack that
-//!   declares it (`pmv:underworld`), never to a numeric index, so adding a
+//!   declares it (`mygame:crypt`), never to a numeric index, so adding a
 //!   declaration does not churn every snapshot.
 //! - Source positions are not stored inline: [`SpanTable`] maps node paths to
 //!   spans on the side, so IR snapshots stay stable when a comment moves.
@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 /// Bumped whenever the shape of the IR changes.
 pub const IR_VERSION: u32 = 2;
 
-/// A symbolic id qualified by pack: `pmv:underworld`.
+/// A symbolic id qualified by pack: `mygame:crypt`.
 pub type Id = String;
 
 /// One compiled pack: its ruleset (game packs) and its cards.
@@ -97,7 +97,7 @@ pub struct Ruleset {
     pub rules: Vec<Rule>,
 }
 
-/// `action attack "攻撃" for c in character on your.field where it is active if … { … }`:
+/// `action raid "Raid" for c in unit on your.arena where it is ready if … { … }`:
 /// something a player may do when a window offers it.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Action {
@@ -113,7 +113,7 @@ pub struct Action {
     pub body: Vec<Stmt>,
 }
 
-/// `rule defeat "敗北" { … }`: a rule action checked at every check timing.
+/// `rule collapse "Collapse" { … }`: a rule action checked at every check timing.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Rule {
     /// Id and label.
@@ -144,7 +144,7 @@ pub enum WindowEntry {
     /// A ruleset action.
     Action(Id),
     /// The abilities of a kind (activated semantics) on cards the player controls, optionally
-    /// only those with an attribute (`activated with interference`).
+    /// only those with an attribute (`activated with instant`).
     Abilities {
         /// The ability kind.
         kind: Id,
@@ -256,8 +256,8 @@ pub struct Counter {
 pub struct CardType {
     /// Id and label.
     pub name: Labelled,
-    /// `= character on field`: a card of this type also counts as one of that type (`is`,
-    /// `character on …`), in that zone only when one is named (PMV 6.1.1 illusions).
+    /// `= unit on arena`: a card of this type also counts as one of that type (`is`,
+    /// `unit on …`), in that zone only when one is named (as PMV 6.1.1 requires).
     pub counts_as: Option<CountsAs>,
     /// Schema fields.
     pub fields: Vec<FieldSchema>,
@@ -696,7 +696,7 @@ pub enum Stmt {
         /// The flag.
         state: Id,
     },
-    /// Make a zone read as another (PMV 3.3.6 hell).
+    /// Make a zone read as another (as PMV 3.3.6 requires).
     AliasZone {
         /// The zone.
         zone: Expr,
@@ -843,7 +843,7 @@ pub enum Stmt {
     /// A timing window: the players, in the listed order, may take what it offers or pass; it
     /// ends when every player has passed in succession with nothing waiting. In a `chain`
     /// window, `chain { … }` bodies wait on a stack and resolve last-in-first-out when every
-    /// player has passed in succession (PMV interference, 6.2.2).
+    /// player has passed in succession (PMV 6.2.2).
     Window {
         /// The players, in priority order (a player or a list).
         players: Expr,
@@ -934,7 +934,7 @@ pub enum Expr {
     You,
     /// The resolving player's opponent.
     Opponent,
-    /// Every player (as the owner of a zone: `each.hand`).
+    /// Every player (as the owner of a zone: `each.reserve`).
     EachPlayer,
     /// A let-binding, loop variable or parameter.
     Var(String),
@@ -1032,15 +1032,15 @@ pub enum Expr {
     },
     /// The number of the current turn (1 for the first).
     TurnNumber,
-    /// Whether an event under way was cancelled for a subject (`cancelled(attacks, a)`,
-    /// after `cancel attacks of a`) and not emitted again for it since.
+    /// Whether an event under way was cancelled for a subject (`cancelled(raids, a)`,
+    /// after `cancel raids of a`) and not emitted again for it since.
     Cancelled {
         /// The event.
         event: Id,
         /// The subject (the event's first parameter).
         subject: Box<Expr>,
     },
-    /// The first value of a keyword a card has (`a.graze`: its graze number); absent when the
+    /// The first value of a keyword a card has (`a.ward`: its ward number); absent when the
     /// card lacks the keyword.
     KeywordValue {
         /// The card.

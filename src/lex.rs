@@ -294,7 +294,7 @@ pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> 
             let class = if word { classify(text) } else { 0 };
             let keyword = class & word::KEYWORD != 0;
             let connector = class & word::CONNECTOR != 0;
-            // An operand right after another at the statement's own level (`destroy t  draw -1`)
+            // An operand right after another at the statement's own level (`banish t  draw -1`)
             // ends the expression before it: nothing before it can nest deeper.
             let at_base = stack.last().is_none_or(|(c, _, _)| *c == '{');
             let starts = matches!(tok, Token::Integer | Token::String)

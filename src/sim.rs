@@ -145,7 +145,7 @@ pub struct CardAction {
     pub card: u32,
     /// Its owner's seat.
     pub owner: Seat,
-    /// The action's or ability kind's short name (`play_card`, `attack`, `activated`).
+    /// The action's or ability kind's short name (`deploy`, `raid`, `activated`).
     pub action: String,
     /// Whether it counts as playing the card: a ruleset action (not an ability) taken while
     /// the card was in a zone that is not `in_play`.
@@ -446,7 +446,7 @@ pub struct CardStats {
     /// `wins_when_played / games_played`; `None` when never played.
     pub win_rate_when_played: Option<f64>,
     /// Every action and activated ability taken with the card, by short name, from any zone
-    /// (`attack`, `play_card`, `activated`).
+    /// (`raid`, `deploy`, `activated`).
     pub actions: BTreeMap<String, u64>,
 }
 

@@ -261,7 +261,7 @@ fn stepped_games_keep_their_zones_and_match_play() {
         let decks = decks_for(&l, seed);
         let total: usize = decks.iter().map(Vec::len).sum();
         let mut game = Game::new(&l.program, &decks, None, &options(seed));
-        let (outcome, _) = step_to_end(&mut game, &mut random_agents(seed), |g, n| {
+        let stepped = step_to_end(&mut game, &mut random_agents(seed), |g, n| {
             let problems = zone_problems(g, total);
             assert!(
                 problems.is_empty(),
@@ -270,9 +270,17 @@ fn stepped_games_keep_their_zones_and_match_play() {
                 log_tail(g, 25)
             );
         });
+        assert!(
+            stepped.repeated.is_empty(),
+            "seed {seed}: {}",
+            stepped.repeated.join("\n")
+        );
         let mut played = Game::new(&l.program, &decks, None, &options(seed));
         let again = played.play(&mut random_agents(seed));
-        assert_eq!(outcome, again, "seed {seed}: stepping and play disagree");
+        assert_eq!(
+            stepped.outcome, again,
+            "seed {seed}: stepping and play disagree"
+        );
         let texts = |g: &Game<'_>| g.log().iter().map(|e| e.text.clone()).collect::<Vec<_>>();
         assert_eq!(
             texts(&game),

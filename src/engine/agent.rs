@@ -30,7 +30,7 @@ pub enum RequestKind {
 /// One option of a request.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct Choice {
-    /// What the player reads: `attack 紅 美鈴`, `pass`, a card name, or `a hidden card`.
+    /// What the player reads: `raid Grey Wolf`, `pass`, a card name, or `a hidden card`.
     pub label: String,
     /// The action or ability kind's short name, for actions.
     pub action: Option<String>,
@@ -48,7 +48,7 @@ pub struct Request {
     pub player: Seat,
     /// What kind of answer.
     pub kind: RequestKind,
-    /// A one-line description (`choose 1 card in your.hand`).
+    /// A one-line description (`choose 1 card in your.reserve`).
     pub prompt: String,
     /// The options.
     pub options: Vec<Choice>,

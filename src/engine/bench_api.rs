@@ -2,7 +2,7 @@
 //! interpreter: run one ability's effect, or one event and the triggered abilities it causes,
 //! on a prepared game, answering its requests from a script, outside the turn structure.
 //!
-//! Both run the engine's own VM ([`Game::advance`] over frames, the same statements, events,
+//! Both run the engine's own VM (`Game::advance` over frames, the same statements, events,
 //! replacement effects, logging and trigger dispatch as in a game); only the turn around them
 //! is left out: the game's frames are set aside while they run and put back afterwards, so the
 //! game can go on with [`Game::step`] as if the effect had resolved by itself.
@@ -23,7 +23,7 @@ impl<'p> Game<'p> {
     /// next check timing (they are not resolved here).
     ///
     /// `Err` holds the request the script had no (fitting) answer for; the effect is then
-    /// abandoned where it stood.
+    /// abandoned where it stood. Panics if the card has no ability at that index.
     pub fn run_effect(
         &mut self,
         card: CardId,

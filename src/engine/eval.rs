@@ -255,7 +255,7 @@ impl<'p> Game<'p> {
                 };
                 let z = self.eval(zone)?;
                 if let Value::Zone(zi, owners) = &z {
-                    // a zone seen whole is shuffled before it is next drawn from (PMV 3.2.5);
+                    // a zone seen whole is shuffled before the next draw from it (PMV 3.2.5);
                     // done once: a replayed statement finds it shuffled already
                     for o in owners {
                         let k = ZoneKey {
@@ -442,7 +442,7 @@ impl<'p> Game<'p> {
     }
 
     /// Whether a card is of a card type, or of one that counts as it where the card is
-    /// (`card_type illusion = character on field`).
+    /// (`card_type echo = unit on arena`).
     pub(super) fn of_type(&self, c: CardId, card_type: &str) -> bool {
         let t = self.card_type(c);
         if t == card_type {

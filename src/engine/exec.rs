@@ -825,7 +825,7 @@ impl<'p> Game<'p> {
             return None;
         };
         let owner = self.state.cards[c as usize].owner;
-        // a zone declared `to_owner` takes the card to its owner's (PMV 3.1.6)
+        // a `to_owner` zone takes the card to its owner's (PMV 3.1.6)
         let o = if owners.contains(&owner) || self.prog.ruleset.zones[*z as usize].to_owner {
             owner
         } else {

@@ -25,11 +25,10 @@ impl<'p> Game<'p> {
         }
         self.deriving = true;
         let mut mods = Vec::new();
-        let any_hosted = self.state.cards.iter().any(|x| x.host.is_some());
         for c in 0..self.state.cards.len() as CardId {
             let zone = self.state.cards[c as usize].zone.zone;
             let def = self.state.cards[c as usize].def as usize;
-            let hosting = any_hosted && self.state.cards.iter().any(|x| x.host == Some(c));
+            let hosting = self.is_host(c);
             if !self.prog.has_continuous[def] && !hosting {
                 continue;
             }

@@ -1,5 +1,5 @@
 //! The event log: one entry per change of state, emitted event, choice and turn boundary,
-//! written as JSON lines. Entries name their source card and ability path (`pmv:019/abilities/2`),
+//! written as JSON lines. Entries name their source card and ability path (`cards/pmv:019/abilities/2`, the key of the span table),
 //! never a source line, so moving a comment changes no snapshot; the span table maps the path
 //! back to the line when a tool wants it.
 

@@ -204,6 +204,8 @@ pub struct Game<'p> {
     max_steps: u64,
     derived: layers::Derived,
     deriving: bool,
+    /// Which cards have cards set on them, for one generation.
+    hosts: (Option<u64>, Vec<bool>),
     /// Zones an effect looked through whole, to shuffle when it ends (`shuffle_when_seen`).
     seen: Vec<ZoneKey>,
     /// Declarations made by the statement running (emitted once it completes).
@@ -416,6 +418,7 @@ impl<'p> Game<'p> {
             recent: Vec::new(),
             seen: Vec::new(),
             declared: Vec::new(),
+            hosts: (None, Vec::new()),
         }
     }
 
@@ -468,6 +471,21 @@ impl<'p> Game<'p> {
     /// A card's stat as read now (floored; a pair for a composite stat).
     pub fn stat(&mut self, c: CardId, stat: &str) -> Value {
         self.stat_value(c, stat)
+    }
+
+    /// Whether cards are set on a card (cached until the game next changes: every attachment
+    /// change is a change).
+    fn is_host(&mut self, c: CardId) -> bool {
+        if self.hosts.0 != Some(self.state.generation) {
+            let mut v = vec![false; self.state.cards.len()];
+            for x in &self.state.cards {
+                if let Some(h) = x.host {
+                    v[h as usize] = true;
+                }
+            }
+            self.hosts = (Some(self.state.generation), v);
+        }
+        self.hosts.1[c as usize]
     }
 
     /// The cards set on a card.
@@ -1047,7 +1065,6 @@ impl<'p> Game<'p> {
                     self.pop_ctx_now();
                 }
                 WindowEntry::Abilities { kind, attribute } => {
-                    let any_hosted = self.state.cards.iter().any(|x| x.host.is_some());
                     for c in 0..self.state.cards.len() as CardId {
                         let cs = &self.state.cards[c as usize];
                         if cs.controller != seat {
@@ -1057,9 +1074,7 @@ impl<'p> Game<'p> {
                             .abilities
                             .iter()
                             .any(|a| &a.kind == kind);
-                        if !own
-                            && !(any_hosted && self.state.cards.iter().any(|x| x.host == Some(c)))
-                        {
+                        if !own && !self.is_host(c) {
                             continue;
                         }
                         for (this, aref) in self.working_abilities(c) {
@@ -1306,7 +1321,7 @@ impl<'p> Game<'p> {
                 }
             }
         }
-        if self.state.cards.iter().any(|x| x.host == Some(c)) {
+        if self.is_host(c) {
             #[allow(clippy::explicit_iter_loop)]
             for att in self.attached(c) {
                 let adef = self.state.cards[att as usize].def;
@@ -1528,7 +1543,7 @@ impl<'p> Game<'p> {
         let (c, (def, i)) = self.ctxs.last()?.source?;
         let _ = c;
         Some(format!(
-            "{}/abilities/{}",
+            "cards/{}/abilities/{}",
             self.prog.cards[def as usize].id, i
         ))
     }
@@ -1544,8 +1559,9 @@ impl<'p> Game<'p> {
         text: String,
         src: Option<(CardId, AbilityRef)>,
     ) {
-        let source = src
-            .map(|(_, (def, i))| format!("{}/abilities/{}", self.prog.cards[def as usize].id, i));
+        let source = src.map(|(_, (def, i))| {
+            format!("cards/{}/abilities/{}", self.prog.cards[def as usize].id, i)
+        });
         self.push_log(kind, text, None, 0, source);
     }
 

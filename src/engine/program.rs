@@ -337,7 +337,7 @@ impl Program {
         a.attributes.iter().any(|x| list.contains(x))
     }
 
-    /// The short form of an id (`pmv:underworld` → `underworld`), for logs and prompts.
+    /// The short form of an id (`mygame:crypt` → `crypt`), for logs and prompts.
     pub fn short(id: &str) -> &str {
         id.rsplit(':').next().unwrap_or(id)
     }

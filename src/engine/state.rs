@@ -159,7 +159,7 @@ pub struct PlayerState {
     pub won: bool,
 }
 
-/// A zone read as another while an effect applies (PMV 3.3.6 hell).
+/// A zone read as another while an effect applies (as PMV 3.3.6 requires).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Alias {
     /// The zone replaced.
@@ -193,7 +193,7 @@ pub struct State {
     pub modifiers: Vec<Modifier>,
     /// Zone aliases.
     pub aliases: Vec<Alias>,
-    /// Events cancelled for a subject (`cancel attacks of c`): (event index, subject).
+    /// Events cancelled for a subject (`cancel raids of c`): (event index, subject).
     pub cancelled: Vec<(u16, Value)>,
     /// Uses of limited abilities: (card, incarnation, ability path) → (count, period).
     pub uses: Vec<(CardId, u32, u32, u16, String)>,

@@ -941,7 +941,7 @@ impl<'d> Builder<'d> {
                             (_, _) => {
                                 self.error(
                                     Diagnostic::error(codes::PARSE_SYNTAX, self.file, subject.span, "expected a statement, found a value", "a value alone does nothing")
-                                        .with_help("a statement starts with a verb (`draw 1`), or changes something (`x.attack += 1`, `x becomes sleep`)"),
+                                        .with_help("a statement starts with a verb (`draw 1`), or changes something (`x.might += 1`, `x becomes tapped`)"),
                                 );
                                 StmtKind::DrawGame
                             }

@@ -86,7 +86,7 @@ fn help_for(src: &str, found: Span, kind: ItemKind) -> Option<String> {
     if text == "," {
         return Some("a verb without parentheses takes one argument: write `verb(a, b)`".into());
     }
-    // `cost 2` in a card: a field without its colon.
+    // `price 2` in a card: a field without its colon.
     let starts_value = text
         .starts_with(|c: char| c.is_ascii_digit() || c == '"' || c == '「' || c == '+' || c == '-');
     if kind == ItemKind::Card && starts_value {

@@ -76,7 +76,7 @@ impl Ctx<'_> {
             ExprKind::Pair(..) => {
                 self.error(
                     Diagnostic::error(codes::RESOLVE_PAIR_NOT_ALLOWED, self.file, span, "a pair literal is only allowed where a composite stat is expected", "not a composite stat here")
-                        .with_help("pairs like `+1/+1` modify or define composite stats (`x.power += 1/1`); for division, write `(a) / (b)`"),
+                        .with_help("pairs like `+1/+1` modify or define composite stats (`x.strength += 1/1`); for division, write `(a) / (b)`"),
                 );
                 (Expr::Int(0), Ty::Unknown)
             }
@@ -337,7 +337,7 @@ impl Ctx<'_> {
             ));
         }
         if let Some(k) = self.sym.keywords.get(name).filter(|k| !k.params.is_empty()) {
-            // `a.graze`: the first value of a keyword with values (absent without it)
+            // `a.ward`: the first value of a keyword with values (absent without it)
             return Some((
                 Expr::KeywordValue {
                     card: bx(of),
@@ -594,7 +594,7 @@ impl Ctx<'_> {
                                 "`cancelled` takes an event name first",
                                 "not an event name",
                             )
-                            .with_help("as in `cancelled(attacks, a)`"),
+                            .with_help("as in `cancelled(raids, a)`"),
                         );
                         String::new()
                     }
@@ -664,7 +664,7 @@ impl Ctx<'_> {
                                 "`distinct` counts the values of a field: name the field",
                                 "not a field name",
                             )
-                            .with_help("as in `distinct(character on your.field, work)`"),
+                            .with_help("as in `distinct(unit on your.arena, clan)`"),
                         );
                         String::new()
                     }

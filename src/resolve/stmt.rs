@@ -66,7 +66,7 @@ impl<'a> Ctx<'a> {
         found
     }
 
-    /// A keyword with its values (`graze 1`), checked against its declaration.
+    /// A keyword with its values (`ward 1`), checked against its declaration.
     pub(super) fn keyword(&mut self, k: &ast::KeywordRef) -> Option<(String, Vec<Expr>)> {
         let Some(kw) = self.sym.keywords.get(&k.name.name).cloned() else {
             self.unknown(
@@ -959,7 +959,7 @@ impl<'a> Ctx<'a> {
             });
         }
         if let Some((layer, true)) = self.sym.layers.get(&name.name).cloned() {
-            // A layer applied by name: `swap this.power [until …]`.
+            // A layer applied by name: `invert this.strength [until …]`.
             let target = match args {
                 [ast::Arg { name: None, value }] => value,
                 _ => {
@@ -968,7 +968,7 @@ impl<'a> Ctx<'a> {
                         self.file,
                         span,
                         format!(
-                            "`{}` takes one stat, as in `{} this.power`",
+                            "`{}` takes one stat, as in `{} this.strength`",
                             name.name, name.name
                         ),
                         "wrong arguments",
@@ -982,7 +982,7 @@ impl<'a> Ctx<'a> {
                     self.file,
                     target.span,
                     format!(
-                        "`{}` applies to a stat, as in `{} this.power`",
+                        "`{}` applies to a stat, as in `{} this.strength`",
                         name.name, name.name
                     ),
                     "not a stat",

@@ -234,7 +234,7 @@ pub const VALUE_TYPES: &[&str] = &[
 pub const SEMANTICS: &[&str] = &["activated", "triggered", "continuous", "replacement"];
 /// Core keyword meanings.
 pub const KEYWORD_MEANINGS: &[&str] = &["untargetable"];
-/// Core event meanings (`event moves(…) = move`).
+/// Core event meanings (`event relocates(…) = move`).
 pub const CORE_EVENTS: &[&str] = &["move", "enter", "leave", "declare"];
 /// Core attribute flags.
 pub const ATTRIBUTE_FLAGS: &[&str] = &["unnegatable", "carried", "response"];

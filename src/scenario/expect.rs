@@ -248,7 +248,7 @@ fn card(r: &mut Reader<'_>, span: Span, table: &DeTable<'_>) -> Option<ExpectCar
     Some(c)
 }
 
-/// `stats = { attack = 3, power = "3/2" }`.
+/// `stats = { might = 3, strength = "3/2" }`.
 fn stats(r: &mut Reader<'_>, v: &Value<'_>) -> Vec<StatCheck> {
     let Some(table) = r.table(v, "`stats`") else {
         return Vec::new();
@@ -263,7 +263,7 @@ fn stats(r: &mut Reader<'_>, v: &Value<'_>) -> Vec<StatCheck> {
                 .map(|n| Spanned::new(StatValue::Number(n.value), n.span)),
             DeValue::String(s) => composite(r, s, span_of(v), &what),
             _ => {
-                let help = "write a number (`attack = 3`) or a composite stat's components in a string (`power = \"3/2\"`)";
+                let help = "write a number (`might = 3`) or a composite stat's components in a string (`strength = \"3/2\"`)";
                 r.wrong_type(v, &what, "a number or a string", Some(help.into()));
                 None
             }

@@ -101,13 +101,13 @@ pub struct PlayerSetup {
     pub seat: u32,
     /// The table's header or inline table.
     pub span: Span,
-    /// The player's counters (`counters = { damage = 3 }`).
+    /// The player's counters (`counters = { wounds = 3 }`).
     pub counters: Vec<Counter>,
     /// The zones the table fills; zones it leaves out start empty.
     pub zones: Vec<ZoneCards>,
 }
 
-/// A counter name and its value (`damage = 3`).
+/// A counter name and its value (`wounds = 3`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Counter {
     /// The counter, as the ruleset declares it.
@@ -133,7 +133,7 @@ pub struct CardEntry {
     pub card: Spanned<String>,
     /// How many copies, 1 by default.
     pub count: u32,
-    /// The states the card is put in (`sleep`).
+    /// The states the card is put in (`tapped`).
     pub states: Vec<Spanned<String>>,
     /// The counters put on the card.
     pub counters: Vec<Counter>,
@@ -156,7 +156,7 @@ pub enum Face {
     Down,
 }
 
-/// One script line: `p1: attack 妖夢`.
+/// One script line: `p1: raid Ashwolf`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Answer {
     /// The seat that answers, 1-based.
@@ -186,7 +186,7 @@ pub enum AnswerKind {
     /// `declare 博麗 霊夢`: the name, race or number declared.
     Declare(Spanned<String>),
     /// Anything else: an action or ability-kind name, then the card it is done with, if any
-    /// (`attack 妖夢`, `activated 霊夢 #2`; the `#N` suffix is kept in the text).
+    /// (`raid Ashwolf`, `activated Ember #2`; the `#N` suffix is kept in the text).
     Action {
         /// The action or ability kind (the first word).
         name: Spanned<String>,
@@ -290,8 +290,8 @@ pub struct StatCheck {
 /// The expected value of a stat.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum StatValue {
-    /// A plain stat: `attack = 3`.
+    /// A plain stat: `might = 3`.
     Number(i64),
-    /// A composite stat, one number per component: `power = "3/2"`.
+    /// A composite stat, one number per component: `strength = "3/2"`.
     Composite(Vec<i64>),
 }

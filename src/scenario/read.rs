@@ -270,7 +270,7 @@ impl<'s> Reader<'s> {
         items.iter().filter_map(|i| self.name(i, &each)).collect()
     }
 
-    /// A table of counters: `{ damage = 3 }`.
+    /// A table of counters: `{ wounds = 3 }`.
     pub fn counters(&mut self, v: &Value<'_>, what: &str) -> Vec<Counter> {
         let Some(table) = self.table(v, what) else {
             return Vec::new();

@@ -4,7 +4,9 @@
 #![allow(dead_code)]
 
 use fuda::diagnostic::{render, RenderOptions};
-use fuda::engine::{Agent, CardId, FirstLegalAgent, Game, Outcome, Program, RandomAgent, ZoneKey};
+use fuda::engine::{
+    Agent, CardId, FirstLegalAgent, Game, Outcome, Program, RandomAgent, Request, ZoneKey,
+};
 use fuda::pack::Session;
 use std::path::Path;
 
@@ -194,16 +196,50 @@ pub fn log_tail(game: &Game<'_>, n: usize) -> String {
         .join("\n")
 }
 
+/// How a game stepped by hand went.
+pub struct Stepped {
+    /// The outcome (`Draw` when none).
+    pub outcome: Outcome,
+    /// Answers given.
+    pub answers: usize,
+    /// Questions asked again and again with nothing happening in between (an answer the
+    /// engine lost), described once each.
+    pub repeated: Vec<String>,
+}
+
+/// The same question asked this many times in a row, with nothing logged between an answer and
+/// the next question, is a lost answer rather than a game.
+pub const REPEATS: usize = 50;
+
 /// Plays a game to its end by hand, as `Game::play` does (an answer that does not fit falls
-/// back to the first legal one), calling `after` after every answer. Returns the outcome and
-/// the number of answers given.
+/// back to the first legal one), calling `after` after every answer, and watching for
+/// questions asked again with nothing happening in between.
 pub fn step_to_end(
     game: &mut Game<'_>,
     agents: &mut [Box<dyn Agent>],
     mut after: impl FnMut(&Game<'_>, usize),
-) -> (Outcome, usize) {
+) -> Stepped {
     let mut answers = 0;
+    let mut repeated = Vec::new();
+    let mut last: Option<(Request, usize)> = None;
+    let mut streak = 0;
     while let Some(req) = game.step() {
+        match &last {
+            Some((prev, log_len)) if *prev == req && game.log().len() == *log_len => {
+                streak += 1;
+                if streak == REPEATS {
+                    repeated.push(format!(
+                        "after answer {answers}, `{}` ({:?}, p{}) was asked {REPEATS} times in a \
+                         row with nothing happening in between:\n{}",
+                        req.prompt,
+                        req.kind,
+                        req.player + 1,
+                        log_tail(game, 8)
+                    ));
+                }
+            }
+            _ => streak = 0,
+        }
         let mut answer = agents[req.player as usize].decide(&game.view(req.player), &req);
         if !req.accepts(&answer) {
             answer = FirstLegalAgent.decide(&game.view(req.player), &req);
@@ -213,7 +249,12 @@ pub fn step_to_end(
             "the game refused {answer:?} to {req:?}"
         );
         answers += 1;
+        last = Some((req, game.log().len()));
         after(game, answers);
     }
-    (game.outcome().cloned().unwrap_or(Outcome::Draw), answers)
+    Stepped {
+        outcome: game.outcome().cloned().unwrap_or(Outcome::Draw),
+        answers,
+        repeated,
+    }
 }
