@@ -847,7 +847,7 @@ impl<'p> Game<'p> {
                 event: ev,
                 args: self.move_args(ev, c, from, spec.to),
             };
-            if let Some(frames) = self.replace(&data, c) {
+            if let Some(frames) = self.replace(&data) {
                 return frames;
             }
         }
@@ -869,7 +869,7 @@ impl<'p> Game<'p> {
 
     /// The first replacement ability that matches a proposed event and was not applied yet in
     /// this chain of effects: its body runs instead (frames); `None` when none applies.
-    fn replace(&mut self, data: &EventData, moving: CardId) -> Option<Vec<Frame<'p>>> {
+    fn replace(&mut self, data: &EventData) -> Option<Vec<Frame<'p>>> {
         let applied = self
             .ctxs
             .last()
@@ -879,27 +879,14 @@ impl<'p> Game<'p> {
         for c in self.trigger_candidates(data.event) {
             let zone = self.state.cards[c as usize].zone.zone;
             for (this, aref) in self.abilities_in(c, zone) {
+                if applied.contains(&(c, aref)) {
+                    continue;
+                }
                 let a: &'p ir::Ability = self.prog.ability(aref);
-                if a.semantics != ir::Semantics::Replacement || applied.contains(&(c, aref)) {
-                    continue;
-                }
                 let Some(t) = &a.trigger else { continue };
-                if self.prog.event_index.get(&t.event) != Some(&data.event) {
-                    continue;
-                }
-                let controller = self.state.cards[this as usize].controller;
-                self.push_ctx(controller, Some(this), Some(data.clone()), Some((c, aref)));
-                let ok = self.pattern_matches(t, &data)
-                    && match &a.condition {
-                        Some(cond) => self
-                            .eval(cond)
-                            .map(|v| v == Value::Bool(true))
-                            .unwrap_or(false),
-                        None => true,
-                    };
-                self.pop_ctx_now();
-                if ok {
-                    let _ = moving;
+                if let Some(controller) =
+                    self.answers(c, this, aref, &data, ir::Semantics::Replacement)
+                {
                     let text = format!(
                         "{} replaces {}",
                         self.card_name(c),

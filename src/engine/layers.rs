@@ -55,10 +55,7 @@ impl<'p> Game<'p> {
                 let ts = self.state.cards[c as usize].entered;
                 self.push_ctx(controller, Some(this), None, Some((c, aref)));
                 let on = match &a.while_condition {
-                    Some(w) => self
-                        .eval(w)
-                        .map(|v| v == Value::Bool(true))
-                        .unwrap_or(false),
+                    Some(w) => self.holds(w),
                     None => true,
                 };
                 if on {
@@ -86,11 +83,7 @@ impl<'p> Game<'p> {
                 Stmt::If { arms, otherwise } => {
                     let mut done = false;
                     for (cond, body) in arms {
-                        if self
-                            .eval(cond)
-                            .map(|v| v == Value::Bool(true))
-                            .unwrap_or(false)
-                        {
+                        if self.holds(cond) {
                             self.collect(body, ts, out);
                             done = true;
                             break;
@@ -255,10 +248,7 @@ impl<'p> Game<'p> {
             Until::While(cond, you, this) => {
                 // conditions are re-read with the context they were made in
                 self.push_ctx(*you, *this, None, None);
-                let on = self
-                    .eval(cond)
-                    .map(|v| v == Value::Bool(true))
-                    .unwrap_or(false);
+                let on = self.holds(cond);
                 self.pop_ctx_now();
                 on
             }

@@ -1021,10 +1021,7 @@ impl<'p> Game<'p> {
                             for c in cards {
                                 self.vars.push((var.as_str(), Value::Card(c)));
                                 let ok = match &a.condition {
-                                    Some(cond) => self
-                                        .eval(cond)
-                                        .map(|v| v == Value::Bool(true))
-                                        .unwrap_or(false),
+                                    Some(cond) => self.holds(cond),
                                     None => true,
                                 };
                                 self.vars.pop();
@@ -1048,10 +1045,7 @@ impl<'p> Game<'p> {
                         }
                         _ => {
                             let ok = match &a.condition {
-                                Some(cond) => self
-                                    .eval(cond)
-                                    .map(|v| v == Value::Bool(true))
-                                    .unwrap_or(false),
+                                Some(cond) => self.holds(cond),
                                 None => true,
                             };
                             if ok {
@@ -1092,10 +1086,7 @@ impl<'p> Game<'p> {
                             }
                             if let Some(cond) = &a.condition {
                                 self.push_ctx(seat, Some(this), None, None);
-                                let ok = self
-                                    .eval(cond)
-                                    .map(|v| v == Value::Bool(true))
-                                    .unwrap_or(false);
+                                let ok = self.holds(cond);
                                 self.pop_ctx_now();
                                 if !ok {
                                     continue;
@@ -1396,29 +1387,11 @@ impl<'p> Game<'p> {
                 _ => (self.state.cards[c as usize].zone.zone, None),
             };
             for (this, aref) in self.abilities_as(c, zone, neg) {
-                let a: &'p ir::Ability = self.prog.ability(aref);
-                if a.semantics != ir::Semantics::Triggered {
-                    continue;
-                }
-                let Some(t) = &a.trigger else { continue };
-                if self.prog.event_index.get(&t.event) != Some(&e.event) {
-                    continue;
-                }
-                let controller = self.state.cards[this as usize].controller;
                 if !self.limit_ok(c, aref) {
                     continue;
                 }
-                self.push_ctx(controller, Some(this), Some(e.clone()), Some((c, aref)));
-                let ok = self.pattern_matches(t, &e)
-                    && match &a.condition {
-                        Some(cond) => self
-                            .eval(cond)
-                            .map(|v| v == Value::Bool(true))
-                            .unwrap_or(false),
-                        None => true,
-                    };
-                self.pop_ctx_now();
-                if ok {
+                if let Some(controller) = self.answers(c, this, aref, &e, ir::Semantics::Triggered)
+                {
                     self.pending.push(Pending {
                         card: c,
                         this,
@@ -1429,6 +1402,43 @@ impl<'p> Game<'p> {
                 }
             }
         }
+    }
+
+    /// Whether a condition holds now (a condition that cannot be read does not hold).
+    fn holds(&mut self, e: &ir::Expr) -> bool {
+        self.eval(e)
+            .map(|v| v == Value::Bool(true))
+            .unwrap_or(false)
+    }
+
+    /// Whether an ability of a card answers an event: its semantics and event, its trigger's
+    /// patterns and its `if`, read for its controller with `this` and `event` set. Gives the
+    /// controller when it does.
+    fn answers(
+        &mut self,
+        card: CardId,
+        this: CardId,
+        aref: AbilityRef,
+        e: &Rc<EventData>,
+        semantics: ir::Semantics,
+    ) -> Option<Seat> {
+        let a: &'p ir::Ability = self.prog.ability(aref);
+        if a.semantics != semantics {
+            return None;
+        }
+        let t = a.trigger.as_ref()?;
+        if self.prog.event_index.get(&t.event) != Some(&e.event) {
+            return None;
+        }
+        let controller = self.state.cards[this as usize].controller;
+        self.push_ctx(controller, Some(this), Some(e.clone()), Some((card, aref)));
+        let ok = self.pattern_matches(t, e)
+            && match &a.condition {
+                Some(cond) => self.holds(cond),
+                None => true,
+            };
+        self.pop_ctx_now();
+        ok.then_some(controller)
     }
 
     fn pattern_matches(&mut self, t: &'p ir::Trigger, e: &EventData) -> bool {
