@@ -588,19 +588,19 @@ impl<'p> Game<'p> {
                             Some(Value::Cards(_))
                         )
                 });
+                let spread = spread.and_then(|i| match &vals[i].1 {
+                    Value::Cards(cs) => Some((i, cs.clone())),
+                    _ => None,
+                });
                 let runs: Vec<Vec<(&'p str, Value)>> = match spread {
-                    Some(i) => {
-                        let Value::Cards(cs) = vals[i].1.clone() else {
-                            unreachable!()
-                        };
-                        cs.into_iter()
-                            .map(|c| {
-                                let mut v = vals.clone();
-                                v[i].1 = Value::Card(c);
-                                v
-                            })
-                            .collect()
-                    }
+                    Some((i, cs)) => cs
+                        .into_iter()
+                        .map(|c| {
+                            let mut v = vals.clone();
+                            v[i].1 = Value::Card(c);
+                            v
+                        })
+                        .collect(),
                     None => vec![vals],
                 };
                 let (you, this, event, source) = {
@@ -1054,7 +1054,16 @@ impl<'p> Game<'p> {
     fn describe(&self, body: &[Stmt]) -> String {
         let mut out = String::new();
         crate::explain::outline_stmts(&mut out, body);
-        out.lines().next().unwrap_or("").trim().to_string()
+        let all: Vec<&str> = out
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
+        let text = all.join("; ");
+        match text.char_indices().nth(120) {
+            Some((cut, _)) => format!("{}…", &text[..cut]),
+            None => text,
+        }
     }
 }
 

@@ -1550,8 +1550,7 @@ impl<'p> Game<'p> {
     }
 
     fn source_text(&self) -> Option<String> {
-        let (c, (def, i)) = self.ctxs.last()?.source?;
-        let _ = c;
+        let (_, (def, i)) = self.ctxs.last()?.source?;
         Some(format!(
             "cards/{}/abilities/{}",
             self.prog.cards[def as usize].id, i
@@ -1614,13 +1613,40 @@ impl<'p> Game<'p> {
             Answer::Concede => "concede".into(),
         };
         let full = format!("p{} chooses {}", r.player + 1, what);
-        let hidden = r
-            .options
-            .iter()
-            .any(|o| o.card.is_some() && o.card_id.is_some() && o.label == "a hidden card");
-        let _ = hidden;
+        // the chooser may see cards the others may not: they read `a card` for them
+        let picked: Vec<CardId> = match a {
+            Answer::Pick(i) => r
+                .options
+                .get(*i)
+                .and_then(|o| o.card_id)
+                .into_iter()
+                .collect(),
+            Answer::Many(v) => v
+                .iter()
+                .filter_map(|i| r.options.get(*i)?.card_id)
+                .collect(),
+            _ => Vec::new(),
+        };
+        let players = self.prog.players() as Seat;
+        let everyone = (1u32 << players) - 1;
+        let mut readers = everyone;
+        for c in &picked {
+            for p in 0..players {
+                if p != r.player && !self.visible_to(*c, p) {
+                    readers &= !(1 << p);
+                }
+            }
+        }
+        let redacted = (readers != everyone).then(|| {
+            format!(
+                "p{} chooses {} card{}",
+                r.player + 1,
+                picked.len(),
+                if picked.len() == 1 { "" } else { "s" }
+            )
+        });
         let source = self.source_text();
-        self.push_log("choice", full, None, 0, source);
+        self.push_log("choice", full, redacted, readers, source);
     }
 
     /// Takes the next replayed answer, or stops the statement with the request.
