@@ -122,14 +122,19 @@ impl<'p> Game<'p> {
                     Value::Text(t) => t,
                     _ => return Ok(Value::Bool(false)),
                 };
-                let n = crate::normalize::apply(&self.prog.ruleset.names, &n);
-                let hit =
-                    |t: &str| crate::normalize::apply(&self.prog.ruleset.names, t).contains(&n);
-                Value::Bool(match &h {
-                    Value::Text(t) => hit(t),
-                    Value::List(l) => l.iter().any(|v| matches!(v, Value::Text(t) if hit(t))),
-                    _ => false,
-                })
+                let n = self.normalized(&n);
+                let texts: Vec<&str> = match &h {
+                    Value::Text(t) => vec![t.as_str()],
+                    Value::List(l) => l
+                        .iter()
+                        .filter_map(|v| match v {
+                            Value::Text(t) => Some(t.as_str()),
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                Value::Bool(texts.into_iter().any(|t| self.normalized(t).contains(&n)))
             }
             Expr::HasKeyword { card, keyword } => match self.eval(card)? {
                 Value::Card(c) => {
@@ -610,6 +615,16 @@ impl<'p> Game<'p> {
             }
         }
         Ok(())
+    }
+
+    /// A name after the ruleset's normalization (12.3.1), computed once per text.
+    fn normalized(&mut self, t: &str) -> String {
+        if let Some(n) = self.norm_cache.get(t) {
+            return n.clone();
+        }
+        let n = crate::normalize::apply(&self.prog.ruleset.names, t);
+        self.norm_cache.insert(t.to_string(), n.clone());
+        n
     }
 
     /// Whether a player may see what a card is.

@@ -204,6 +204,8 @@ pub struct Game<'p> {
     max_steps: u64,
     derived: layers::Derived,
     deriving: bool,
+    /// Names after the ruleset's normalization, by text.
+    norm_cache: rustc_hash::FxHashMap<String, String>,
     /// Which cards have cards set on them, for one generation.
     hosts: (Option<u64>, Vec<bool>),
     /// Zones an effect looked through whole, to shuffle when it ends (`shuffle_when_seen`).
@@ -419,6 +421,7 @@ impl<'p> Game<'p> {
             seen: Vec::new(),
             declared: Vec::new(),
             hosts: (None, Vec::new()),
+            norm_cache: Default::default(),
         }
     }
 
