@@ -1,0 +1,251 @@
+//! Moving cards: the destination (owner's zones, aliases), replacement effects on the proposed
+//! move, the change itself (a new object, PMV 3.1.7), and the events it causes.
+
+use super::program::Program;
+use super::state::{CardId, Value, ZoneKey};
+use super::{CallStart, EventData, Frame, Game};
+use crate::ir::{self, Face, Position};
+use std::rc::Rc;
+
+/// A move about to happen.
+pub(super) struct MoveSpec<'a> {
+    pub(super) to: ZoneKey,
+    pub(super) position: Option<Position>,
+    pub(super) face: Option<Face>,
+    pub(super) state: Option<&'a str>,
+    pub(super) slot: Option<String>,
+}
+
+impl<'p> Game<'p> {
+    /// The zone a card goes to: the one named (of the card's owner when several players'
+    /// are named), read through aliases.
+    pub(super) fn destination(&self, to: &Value, c: CardId) -> Option<ZoneKey> {
+        let Value::Zone(z, owners) = to else {
+            return None;
+        };
+        let owner = self.state.cards[c as usize].owner;
+        // a `to_owner` zone takes the card to its owner's (PMV 3.1.6)
+        let o = if owners.contains(&owner) || self.prog.ruleset.zones[*z as usize].to_owner {
+            owner
+        } else {
+            *owners.first()?
+        };
+        let mut k = ZoneKey { zone: *z, owner: o };
+        if let Some(a) = self.state.aliases.iter().find(|a| a.from == k) {
+            k = a.to;
+        }
+        Some(k)
+    }
+
+    /// Moves one card: replacement effects first (a move the ruleset's `= move` event
+    /// describes), then the change, then its events.
+    pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Vec<Frame<'p>> {
+        let from = self.state.cards[c as usize].zone;
+        if let Some(ev) = self.prog.core_move {
+            let data = EventData {
+                event: ev,
+                args: self.move_args(ev, c, from, spec.to),
+            };
+            if let Some(frames) = self.replace(&data) {
+                return frames;
+            }
+        }
+        self.commit_move(c, from, spec);
+        Vec::new()
+    }
+
+    pub(super) fn move_args(&self, ev: u16, c: CardId, from: ZoneKey, to: ZoneKey) -> Vec<Value> {
+        let n = self.prog.ruleset.events[ev as usize].params.len();
+        let mut args = vec![
+            Value::Card(c),
+            Value::Zone(from.zone, vec![from.owner]),
+            Value::Zone(to.zone, vec![to.owner]),
+        ];
+        args.resize(n.max(3), Value::Absent);
+        args.truncate(n);
+        args
+    }
+
+    /// The first replacement ability that matches a proposed event and was not applied yet in
+    /// this chain of effects: its body runs instead (frames); `None` when none applies.
+    pub(super) fn replace(&mut self, data: &EventData) -> Option<Vec<Frame<'p>>> {
+        let applied = self
+            .ctxs
+            .last()
+            .map(|c| c.applied.clone())
+            .unwrap_or_default();
+        let data = Rc::new(data.clone());
+        for c in self.trigger_candidates(data.event) {
+            let zone = self.state.cards[c as usize].zone.zone;
+            for (this, aref) in self.abilities_in(c, zone) {
+                if applied.contains(&(c, aref)) {
+                    continue;
+                }
+                let a: &'p ir::Ability = self.prog.ability(aref);
+                let Some(t) = &a.trigger else { continue };
+                if let Some(controller) =
+                    self.answers(c, this, aref, &data, ir::Semantics::Replacement)
+                {
+                    let text = format!(
+                        "{} replaces {}",
+                        self.card_name(c),
+                        Program::short(&t.event)
+                    );
+                    self.log_line_src("replace", text, Some((c, aref)));
+                    let mut now: Vec<(CardId, super::program::AbilityRef)> = (*applied).clone();
+                    now.push((c, aref));
+                    return Some(vec![
+                        Frame::PopCtx,
+                        Frame::Block {
+                            stmts: &a.effect,
+                            pc: 0,
+                            mark: usize::MAX,
+                        },
+                        Frame::CallStart(Box::new(CallStart {
+                            you: controller,
+                            this: Some(this),
+                            event: Some(data.clone()),
+                            source: Some((c, aref)),
+                            vars: Vec::new(),
+                            body: &[],
+                            applied: Some(Rc::new(now)),
+                        })),
+                    ]);
+                }
+            }
+        }
+        None
+    }
+
+    pub(super) fn commit_move(&mut self, c: CardId, from: ZoneKey, spec: MoveSpec<'_>) {
+        let to = spec.to;
+        // its text as it was where it was, for the abilities that look back
+        let was_negated = self.text_negated(c);
+        let from_slot = self.state.slot(from);
+        if let Some(i) = self.state.zones[from_slot].iter().position(|x| *x == c) {
+            self.state.zones[from_slot].remove(i);
+        }
+        let to_slot = self.state.slot(to);
+        let zone = &self.prog.ruleset.zones[to.zone as usize];
+        match spec.position {
+            Some(Position::Bottom) => self.state.zones[to_slot].insert(0, c),
+            _ => self.state.zones[to_slot].push(c),
+        }
+        let keep = from != to
+            && self
+                .prog
+                .in_play
+                .get(from.zone as usize)
+                .copied()
+                .unwrap_or(false)
+            && self
+                .prog
+                .in_play
+                .get(to.zone as usize)
+                .copied()
+                .unwrap_or(false);
+        let ts = self.state.tick();
+        let public = zone.visibility == ir::Visibility::Public;
+        let counters = self.prog.ruleset.counters.len();
+        let cs = &mut self.state.cards[c as usize];
+        cs.zone = to;
+        if zone.per_player {
+            cs.controller = to.owner;
+        }
+        cs.face_up = match spec.face {
+            Some(Face::Up) => true,
+            Some(Face::Down) => false,
+            None => public,
+        };
+        if from != to && !keep {
+            // a new object: it loses what was given to it (3.1.7)
+            cs.incarnation += 1;
+            cs.states = 0;
+            cs.counters = vec![0; counters];
+            cs.treat = None;
+            cs.effect_negated = false;
+            cs.host = None;
+            cs.known = 0;
+            cs.entered = ts;
+            cs.slot = None;
+        }
+        if spec.slot.is_some() {
+            cs.slot = spec.slot;
+        }
+        if from != to {
+            for x in self.state.cards.iter_mut() {
+                if x.host == Some(c) && !keep {
+                    x.host = None;
+                }
+            }
+        }
+        if !keep
+            && self
+                .prog
+                .in_play
+                .get(to.zone as usize)
+                .copied()
+                .unwrap_or(false)
+        {
+            // a card arriving in play takes the first state of each exclusive group
+            self.state.cards[c as usize].states |= self.prog.default_states;
+        }
+        if let Some(s) = spec.state {
+            if let Some(&si) = self.prog.state_index.get(s) {
+                let info = &self.prog.states[si as usize];
+                let cs = &mut self.state.cards[c as usize];
+                cs.states &= !info.group_mask;
+                cs.states |= 1 << si;
+            }
+        }
+        self.changed();
+        // the log names the card only to players who may see it on one side of the move
+        let name = self.card_name(c);
+        let zname = |k: ZoneKey| {
+            format!(
+                "p{}'s {}",
+                k.owner + 1,
+                Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id)
+            )
+        };
+        let (fz, tz) = (zname(from), zname(to));
+        let seen_before =
+            self.prog.ruleset.zones[from.zone as usize].visibility == ir::Visibility::Public;
+        let hidden = !(public || seen_before);
+        let owner_sees = |k: ZoneKey| {
+            self.prog.ruleset.zones[k.zone as usize].visibility == ir::Visibility::OwnerSees
+        };
+        let readers = if owner_sees(to) || owner_sees(from) {
+            1u32 << self.state.cards[c as usize].owner
+        } else {
+            0
+        };
+        let text = format!("{name}: {fz} → {tz}");
+        let redacted = hidden.then(|| format!("a card: {fz} → {tz}"));
+        let source = self.source_text();
+        self.push_log("move", text, redacted, readers, source);
+        if from == to {
+            return;
+        }
+        if let Some(ev) = self.prog.core_leave {
+            let args = self.zone_args(ev, c, from);
+            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
+        }
+        if let Some(ev) = self.prog.core_move {
+            let args = self.move_args(ev, c, from, to);
+            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
+        }
+        if let Some(ev) = self.prog.core_enter {
+            let args = self.zone_args(ev, c, to);
+            self.emit(EventData { event: ev, args }, None);
+        }
+    }
+
+    pub(super) fn zone_args(&self, ev: u16, c: CardId, z: ZoneKey) -> Vec<Value> {
+        let n = self.prog.ruleset.events[ev as usize].params.len();
+        let mut args = vec![Value::Card(c), Value::Zone(z.zone, vec![z.owner])];
+        args.resize(n.max(2), Value::Absent);
+        args.truncate(n);
+        args
+    }
+}

@@ -1,0 +1,390 @@
+//! Check timings and abilities answering events: rule actions, pending triggers and their
+//! order, which abilities work where, and whether an ability answers an event.
+
+use super::agent::{Answer, Choice, Request, RequestKind};
+use super::program::{AbilityRef, Program};
+use super::state::{CardId, Outcome, Seat, Value};
+use super::{EventData, Frame, Game, Lookback, Pending};
+use crate::ir;
+use std::rc::Rc;
+
+impl<'p> Game<'p> {
+    pub(super) fn check_step(&mut self) -> Result<(), Request> {
+        let n = self.prog.players();
+        let rules = &self.prog.ruleset.rules;
+        let Some(Frame::Check {
+            rules_done,
+            rule,
+            player,
+            generation,
+            rounds,
+            ..
+        }) = self.frames.last_mut()
+        else {
+            return Ok(());
+        };
+        if !*rules_done {
+            if *rule < rules.len() {
+                let seat = ((self.state.active as usize + *player) % n) as Seat;
+                let body = &rules[*rule].body;
+                *player += 1;
+                if *player >= n {
+                    *player = 0;
+                    *rule += 1;
+                }
+                self.push_ctx(seat, None, None, None);
+                let f = self.call_frames(body);
+                self.frames.extend(f);
+                return Ok(());
+            }
+            if self.state.generation != *generation && *rounds < 64 {
+                *generation = self.state.generation;
+                *rule = 0;
+                *player = 0;
+                *rounds += 1;
+                return Ok(());
+            }
+            *rules_done = true;
+            return Ok(());
+        }
+        if self.pending.is_empty() {
+            self.frames.pop();
+            return Ok(());
+        }
+        // turn order from the turn player; each player orders their own (assumption of the core)
+        let mut who = None;
+        for k in 0..n {
+            let seat = ((self.state.active as usize + k) % n) as Seat;
+            if self.pending.iter().any(|p| p.controller == seat) {
+                who = Some(seat);
+                break;
+            }
+        }
+        let seat = who.unwrap_or(0);
+        let mine: Vec<usize> = (0..self.pending.len())
+            .filter(|i| self.pending[*i].controller == seat)
+            .collect();
+        let pick = if mine.len() > 1 {
+            let options = mine
+                .iter()
+                .map(|i| {
+                    let p = &self.pending[*i];
+                    let name = self.card_name(p.card);
+                    Choice {
+                        label: format!(
+                            "{} ({})",
+                            name,
+                            Program::short(&self.prog.ability(p.ability).kind)
+                        ),
+                        action: None,
+                        card: Some(name),
+                        card_id: Some(p.card),
+                    }
+                })
+                .collect();
+            let req = Request {
+                player: seat,
+                kind: RequestKind::OneOf,
+                prompt: "choose the triggered ability to resolve next".into(),
+                options,
+            };
+            match self.ask(req)? {
+                Answer::Pick(i) => mine[i.min(mine.len() - 1)],
+                _ => mine[0],
+            }
+        } else {
+            mine[0]
+        };
+        // the choice is made: only now does the check timing move on (a replayed step must
+        // find it as it was)
+        let Some(Frame::Check {
+            rules_done,
+            rule,
+            player,
+            rounds,
+            resolved,
+            ..
+        }) = self.frames.last_mut()
+        else {
+            return Ok(());
+        };
+        *resolved += 1;
+        let looping = *resolved > 2_000;
+        *rules_done = false;
+        *rule = 0;
+        *player = 0;
+        *rounds = 0;
+        if looping {
+            let cards = self.loop_cards();
+            self.note(format!(
+                "an unavoidable loop: 2,000 triggered abilities in one check timing; the game is a draw (12.10){cards}"
+            ));
+            self.end(Outcome::Draw);
+            return Ok(());
+        }
+        let p = self.pending.remove(pick);
+        self.resolve_trigger(p)
+    }
+
+    pub(super) fn resolve_trigger(&mut self, p: Pending) -> Result<(), Request> {
+        let a: &'p ir::Ability = self.prog.ability(p.ability);
+        self.recent.push(p.card);
+        if self.recent.len() > 64 {
+            self.recent.remove(0);
+        }
+        self.record_use(p.card, p.ability);
+        self.log_line_src(
+            "trigger",
+            format!(
+                "{} triggers ({})",
+                self.card_name(p.card),
+                Program::short(&a.kind)
+            ),
+            Some((p.card, p.ability)),
+        );
+        self.push_ctx(
+            p.controller,
+            Some(p.this),
+            Some(p.event.clone()),
+            Some((p.card, p.ability)),
+        );
+        let mark = self.vars.len();
+        self.frames.push(Frame::PopCtx);
+        self.frames.push(Frame::Block {
+            stmts: &a.effect,
+            pc: 0,
+            mark,
+        });
+        if !a.cost.is_empty() {
+            self.frames.push(Frame::Block {
+                stmts: &a.cost,
+                pc: 0,
+                mark,
+            });
+        }
+        Ok(())
+    }
+
+    /// Every ability that works for a card where it is now: its own (by their zone), and the
+    /// carried abilities of the cards set on it (`this` meaning it). Returns (this, ability).
+    pub(super) fn working_abilities(&mut self, c: CardId) -> Vec<(CardId, AbilityRef)> {
+        let zone = self.state.cards[c as usize].zone.zone;
+        self.abilities_in(c, zone)
+    }
+
+    pub(super) fn abilities_in(&mut self, c: CardId, zone: u16) -> Vec<(CardId, AbilityRef)> {
+        self.abilities_as(c, zone, None)
+    }
+
+    /// [`Game::abilities_in`], with the card's text negation given (a card that left a zone
+    /// answers as it was there).
+    pub(super) fn abilities_as(
+        &mut self,
+        c: CardId,
+        zone: u16,
+        neg: Option<(bool, bool)>,
+    ) -> Vec<(CardId, AbilityRef)> {
+        let mut out = Vec::new();
+        let prog: &'p Program = self.prog;
+        let def = self.state.cards[c as usize].def;
+        let metas = &prog.meta[def as usize];
+        let in_play = prog.in_play.get(zone as usize).copied().unwrap_or(false);
+        let works = |m: &super::program::AbilityMeta| match m.zone {
+            Some(z) => z == zone,
+            None => in_play,
+        };
+        if metas.iter().any(|m| !m.carried && works(m)) {
+            let (negated, all) = match neg {
+                Some(n) => n,
+                None => self.text_negated(c),
+            };
+            for (i, m) in metas.iter().enumerate() {
+                if m.carried || (negated && (all || !m.unnegatable)) {
+                    continue;
+                }
+                if works(m) {
+                    out.push((c, (def, i as u16)));
+                }
+            }
+        }
+        if self.is_host(c) {
+            #[allow(clippy::explicit_iter_loop)]
+            for att in self.attached(c) {
+                let adef = self.state.cards[att as usize].def;
+                let ametas = &prog.meta[adef as usize];
+                if !ametas.iter().any(|m| m.carried) {
+                    continue;
+                }
+                let (negated, all) = self.text_negated(att);
+                for (i, m) in ametas.iter().enumerate() {
+                    if !m.carried || (negated && (all || !m.unnegatable)) {
+                        continue;
+                    }
+                    if works(m) {
+                        out.push((c, (adef, i as u16)));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The cards set on a card.
+    pub(super) fn attached(&self, c: CardId) -> Vec<CardId> {
+        self.state
+            .cards
+            .iter()
+            .enumerate()
+            .filter(|(_, x)| x.host == Some(c))
+            .map(|(i, _)| i as CardId)
+            .collect()
+    }
+
+    /// Handles an emitted event: logged already; queues matching triggers (or waits for the
+    /// end of a `simultaneously` block).
+    pub(super) fn emit(&mut self, e: EventData, lookback: Option<Lookback>) {
+        if let Some(Some(b)) = self.batch.last_mut() {
+            b.push((e, lookback));
+            return;
+        }
+        self.dispatch(e, lookback);
+    }
+
+    /// The cards whose abilities may answer an event: those with a trigger or replacement on
+    /// it, and the hosts of such cards (they carry the abilities set on them).
+    pub(super) fn trigger_candidates(&self, event: u16) -> Vec<CardId> {
+        let mut out: Vec<CardId> = Vec::new();
+        for (i, cs) in self.state.cards.iter().enumerate() {
+            if self.prog.triggers[cs.def as usize]
+                .iter()
+                .any(|(ev, _)| *ev == event)
+            {
+                out.push(i as CardId);
+                if let Some(h) = cs.host {
+                    out.push(h);
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
+        let subject = e.args.first().cloned().unwrap_or(Value::Absent);
+        self.state
+            .cancelled
+            .retain(|(ev, s)| !(*ev == e.event && *s == subject));
+        let e = Rc::new(e);
+        for c in self.trigger_candidates(e.event) {
+            let (zone, neg) = match lookback {
+                Some((lc, z, neg)) if lc == c => (z.zone, Some(neg)),
+                _ => (self.state.cards[c as usize].zone.zone, None),
+            };
+            for (this, aref) in self.abilities_as(c, zone, neg) {
+                if !self.limit_ok(c, aref) {
+                    continue;
+                }
+                if let Some(controller) = self.answers(c, this, aref, &e, ir::Semantics::Triggered)
+                {
+                    self.pending.push(Pending {
+                        card: c,
+                        this,
+                        ability: aref,
+                        controller,
+                        event: e.clone(),
+                    });
+                }
+            }
+        }
+    }
+
+    /// Whether a condition holds now (a condition that cannot be read does not hold).
+    pub(super) fn holds(&mut self, e: &ir::Expr) -> bool {
+        self.eval(e)
+            .map(|v| v == Value::Bool(true))
+            .unwrap_or(false)
+    }
+
+    /// Whether an ability of a card answers an event: its semantics and event, its trigger's
+    /// patterns and its `if`, read for its controller with `this` and `event` set. Gives the
+    /// controller when it does.
+    pub(super) fn answers(
+        &mut self,
+        card: CardId,
+        this: CardId,
+        aref: AbilityRef,
+        e: &Rc<EventData>,
+        semantics: ir::Semantics,
+    ) -> Option<Seat> {
+        let a: &'p ir::Ability = self.prog.ability(aref);
+        if a.semantics != semantics {
+            return None;
+        }
+        let t = a.trigger.as_ref()?;
+        if self.prog.event_index.get(&t.event) != Some(&e.event) {
+            return None;
+        }
+        let controller = self.state.cards[this as usize].controller;
+        self.push_ctx(controller, Some(this), Some(e.clone()), Some((card, aref)));
+        let ok = self.pattern_matches(t, e)
+            && match &a.condition {
+                Some(cond) => self.holds(cond),
+                None => true,
+            };
+        self.pop_ctx_now();
+        ok.then_some(controller)
+    }
+
+    pub(super) fn pattern_matches(&mut self, t: &'p ir::Trigger, e: &EventData) -> bool {
+        let params = &self.prog.ruleset.events[e.event as usize].params;
+        for (name, pat) in &t.when {
+            let Some(i) = params.iter().position(|p| &p.name == name) else {
+                return false;
+            };
+            let Ok(want) = self.eval(pat) else {
+                return false;
+            };
+            let got = e.args.get(i).cloned().unwrap_or(Value::Absent);
+            if !self.value_matches(&want, &got) {
+                return false;
+            }
+        }
+        true
+    }
+
+    pub(super) fn value_matches(&self, want: &Value, got: &Value) -> bool {
+        match (want, got) {
+            (Value::Zone(z, owners), Value::Zone(gz, gowners)) => {
+                z == gz && gowners.iter().all(|o| owners.contains(o))
+            }
+            (Value::Cards(cs), Value::Card(c)) => cs.contains(c),
+            (Value::Players(ps), Value::Player(p)) => ps.contains(p),
+            (a, b) => a == b,
+        }
+    }
+
+    pub(super) fn limit_ok(&self, card: CardId, aref: AbilityRef) -> bool {
+        let a = self.prog.ability(aref);
+        let Some(l) = &a.limit else { return true };
+        let inc = self.state.cards[card as usize].incarnation;
+        let used: u32 = self
+            .state
+            .uses
+            .iter()
+            .filter(|u| u.0 == card && u.1 == inc && u.2 == aref.0 && u.3 == aref.1)
+            .count() as u32;
+        used < l.count
+    }
+
+    pub(super) fn record_use(&mut self, card: CardId, aref: AbilityRef) {
+        let a = self.prog.ability(aref);
+        if let Some(l) = &a.limit {
+            let inc = self.state.cards[card as usize].incarnation;
+            let per = l.per.clone();
+            self.state.uses.push((card, inc, aref.0, aref.1, per));
+        }
+    }
+
+    // ───────────── endings, logging ─────────────
+}

@@ -1,0 +1,289 @@
+//! Timing windows: who has priority, what each player may do, and the response chain.
+
+use super::agent::{Answer, Choice, Request, RequestKind};
+use super::program::Program;
+use super::state::{CardId, Seat, Value};
+use super::{Frame, Game, Offer};
+use crate::ir::{self, WindowEntry};
+
+impl<'p> Game<'p> {
+    pub(super) fn window_step(&mut self) -> Result<(), Request> {
+        let Some(Frame::Window(w)) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        if !w.checked {
+            w.checked = true;
+            let g = self.state.generation;
+            self.frames.push(Frame::Check {
+                rules_done: false,
+                rule: 0,
+                player: 0,
+                generation: g,
+                rounds: 0,
+                resolved: 0,
+            });
+            return Ok(());
+        }
+        let n = w.players.len();
+        let seat = w.players[w.turn % n.max(1)];
+        let entries = w.entries;
+        let chain = w.chain;
+        let offers = if self.state.players[seat as usize].lost {
+            vec![Offer::Pass]
+        } else {
+            self.offers(seat, entries)
+        };
+        let pick = if offers.len() == 1 {
+            0
+        } else {
+            let req = self.offer_request(seat, &offers);
+            match self.ask(req)? {
+                Answer::Pick(i) => i,
+                _ => offers.len() - 1,
+            }
+        };
+        let offer = offers[pick.min(offers.len() - 1)].clone();
+        let Some(Frame::Window(w)) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        w.checked = false;
+        match offer {
+            Offer::Pass => {
+                w.passes += 1;
+                let living = w
+                    .players
+                    .iter()
+                    .filter(|p| !self.state.players[**p as usize].lost)
+                    .count()
+                    .max(1);
+                if w.passes >= living {
+                    w.passes = 0;
+                    w.turn = 0;
+                    if let Some(item) = w.stack.pop() {
+                        self.run_item(item);
+                    } else {
+                        self.frames.pop();
+                    }
+                } else {
+                    w.turn = (w.turn + 1) % n.max(1);
+                }
+            }
+            Offer::Action { action, card } => {
+                w.passes = 0;
+                w.turn = (w.turn + 1) % n.max(1);
+                let a = &self.prog.ruleset.actions[action as usize];
+                self.log_line(
+                    "action",
+                    format!(
+                        "p{} {}{}",
+                        seat + 1,
+                        a.name
+                            .label
+                            .as_deref()
+                            .unwrap_or(Program::short(&a.name.id)),
+                        card.map(|c| format!(" {}", self.card_name(c)))
+                            .unwrap_or_default()
+                    ),
+                );
+                self.push_ctx(seat, None, None, None);
+                if let (Some(var), Some(c)) = (&a.var, card) {
+                    self.vars.push((var.as_str(), Value::Card(c)));
+                }
+                let mark = self.vars.len();
+                self.frames.push(Frame::PopCtx);
+                self.frames.push(Frame::Block {
+                    stmts: &a.body,
+                    pc: 0,
+                    mark,
+                });
+            }
+            Offer::Ability {
+                card,
+                this,
+                ability,
+            } => {
+                w.passes = 0;
+                w.turn = (w.turn + 1) % n.max(1);
+                let a = self.prog.ability(ability);
+                self.record_use(card, ability);
+                self.log_line(
+                    "action",
+                    format!(
+                        "p{} uses {} of {}",
+                        seat + 1,
+                        Program::short(&a.kind),
+                        self.card_name(card)
+                    ),
+                );
+                self.push_ctx(seat, Some(this), None, Some((card, ability)));
+                let mark = self.vars.len();
+                self.frames.push(Frame::PopCtx);
+                if chain {
+                    self.frames.push(Frame::ChainEffect { body: &a.effect });
+                } else {
+                    self.frames.push(Frame::Block {
+                        stmts: &a.effect,
+                        pc: 0,
+                        mark,
+                    });
+                }
+                self.frames.push(Frame::Block {
+                    stmts: &a.cost,
+                    pc: 0,
+                    mark,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn offer_request(&self, seat: Seat, offers: &[Offer]) -> Request {
+        let options = offers
+            .iter()
+            .map(|o| match o {
+                Offer::Pass => Choice {
+                    label: "pass".into(),
+                    action: None,
+                    card: None,
+                    card_id: None,
+                },
+                Offer::Action { action, card } => {
+                    let name = Program::short(&self.prog.ruleset.actions[*action as usize].name.id)
+                        .to_string();
+                    let cname = card.map(|c| self.card_name(c));
+                    Choice {
+                        label: match &cname {
+                            Some(c) => format!("{name} {c}"),
+                            None => name.clone(),
+                        },
+                        action: Some(name),
+                        card: cname,
+                        card_id: *card,
+                    }
+                }
+                Offer::Ability { card, ability, .. } => {
+                    let kind = Program::short(&self.prog.ability(*ability).kind).to_string();
+                    let cname = self.card_name(*card);
+                    Choice {
+                        label: format!("{kind} {cname}"),
+                        action: Some(kind),
+                        card: Some(cname),
+                        card_id: Some(*card),
+                    }
+                }
+            })
+            .collect();
+        Request {
+            player: seat,
+            kind: RequestKind::Action,
+            prompt: "your priority: take an action or pass".into(),
+            options,
+        }
+    }
+
+    /// The legal offers of a window for a player, "pass" last.
+    pub(super) fn offers(&mut self, seat: Seat, entries: &'p [WindowEntry]) -> Vec<Offer> {
+        let mut out = Vec::new();
+        for e in entries {
+            match e {
+                WindowEntry::Action(id) => {
+                    let Some(&ai) = self.prog.action_index.get(id) else {
+                        continue;
+                    };
+                    let a = &self.prog.ruleset.actions[ai as usize];
+                    self.push_ctx(seat, None, None, None);
+                    match (&a.var, &a.candidates) {
+                        (Some(var), Some(cands)) => {
+                            let cards = self
+                                .eval(cands)
+                                .map(|v| self.cards_of(&v))
+                                .unwrap_or_default();
+                            let mut seen_defs: Vec<(u32, u64)> = Vec::new();
+                            for c in cards {
+                                self.vars.push((var.as_str(), Value::Card(c)));
+                                let ok = match &a.condition {
+                                    Some(cond) => self.holds(cond),
+                                    None => true,
+                                };
+                                self.vars.pop();
+                                if ok {
+                                    // identical cards in the same situation are one offer
+                                    let cs = &self.state.cards[c as usize];
+                                    let key = (cs.def, cs.states ^ ((cs.zone.zone as u64) << 48));
+                                    if cs.host.is_none()
+                                        && self.attached(c).is_empty()
+                                        && seen_defs.contains(&key)
+                                    {
+                                        continue;
+                                    }
+                                    seen_defs.push(key);
+                                    out.push(Offer::Action {
+                                        action: ai,
+                                        card: Some(c),
+                                    });
+                                }
+                            }
+                        }
+                        _ => {
+                            let ok = match &a.condition {
+                                Some(cond) => self.holds(cond),
+                                None => true,
+                            };
+                            if ok {
+                                out.push(Offer::Action {
+                                    action: ai,
+                                    card: None,
+                                });
+                            }
+                        }
+                    }
+                    self.pop_ctx_now();
+                }
+                WindowEntry::Abilities { kind, attribute } => {
+                    for c in 0..self.state.cards.len() as CardId {
+                        let cs = &self.state.cards[c as usize];
+                        if cs.controller != seat {
+                            continue;
+                        }
+                        let own = self.prog.cards[cs.def as usize]
+                            .abilities
+                            .iter()
+                            .any(|a| &a.kind == kind);
+                        if !own && !self.is_host(c) {
+                            continue;
+                        }
+                        for (this, aref) in self.working_abilities(c) {
+                            let a = self.prog.ability(aref);
+                            if &a.kind != kind || a.semantics != ir::Semantics::Activated {
+                                continue;
+                            }
+                            if let Some(attr) = attribute {
+                                if !a.attributes.contains(attr) {
+                                    continue;
+                                }
+                            }
+                            if !self.limit_ok(c, aref) {
+                                continue;
+                            }
+                            if let Some(cond) = &a.condition {
+                                self.push_ctx(seat, Some(this), None, None);
+                                let ok = self.holds(cond);
+                                self.pop_ctx_now();
+                                if !ok {
+                                    continue;
+                                }
+                            }
+                            out.push(Offer::Ability {
+                                card: c,
+                                this,
+                                ability: aref,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        out.push(Offer::Pass);
+        out
+    }
+}
