@@ -282,11 +282,8 @@ impl Resolver<'_> {
         span: Span,
         what: &str,
     ) -> Option<u16> {
-        let hit = map
-            .iter()
-            .find(|(k, _)| k.as_str() == name || Program::short(k) == name);
-        if let Some((_, v)) = hit {
-            return Some(*v);
+        if let Some((_, v)) = find(map, name) {
+            return Some(v);
         }
         let names: Vec<&str> = map.keys().map(|k| Program::short(k)).collect();
         let mut d = Diagnostic::error(
@@ -453,6 +450,21 @@ fn find<'a>(map: &'a rustc_hash::FxHashMap<String, u16>, name: &str) -> Option<(
         .map(|(k, v)| (k, *v))
 }
 
+/// The printed names a list of card entries stands for, one per copy (a name the game lacks is
+/// kept as written: it was reported before the run).
+fn expected_names(prog: &Program, entries: &[CardEntry]) -> Vec<String> {
+    entries
+        .iter()
+        .flat_map(|e| {
+            let name = prog
+                .find_card(&e.card)
+                .map(|i| prog.cards[i as usize].name.clone())
+                .unwrap_or_else(|| e.card.value.clone());
+            std::iter::repeat_n(name, e.count.max(1) as usize)
+        })
+        .collect()
+}
+
 /// Checks the expectations against the game as it stopped.
 fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report) {
     let prog = game.prog;
@@ -546,16 +558,7 @@ fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report)
                     .iter()
                     .map(|c| game.card_name(*c))
                     .collect();
-                let mut want: Vec<String> = Vec::new();
-                for e in &z.cards {
-                    let name = prog
-                        .find_card(&e.card)
-                        .map(|i| prog.cards[i as usize].name.clone())
-                        .unwrap_or_else(|| e.card.value.clone());
-                    for _ in 0..e.count.max(1) {
-                        want.push(name.clone());
-                    }
-                }
+                let mut want = expected_names(prog, &z.cards);
                 got.sort();
                 want.sort();
                 if got != want {
@@ -673,16 +676,7 @@ fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report)
                 .iter()
                 .map(|x| game.card_name(*x))
                 .collect();
-            let mut want: Vec<String> = att
-                .iter()
-                .flat_map(|e| {
-                    let n = prog
-                        .find_card(&e.card)
-                        .map(|i| prog.cards[i as usize].name.clone())
-                        .unwrap_or_else(|| e.card.value.clone());
-                    std::iter::repeat_n(n, e.count.max(1) as usize)
-                })
-                .collect();
+            let mut want = expected_names(prog, att);
             got.sort();
             want.sort();
             if got != want {

@@ -15,12 +15,12 @@
 
 mod support;
 
-use fuda::engine::{Game, Options, Outcome};
+use fuda::engine::{Game, Outcome};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 use support::{
-    ending_problems, game_max_steps, load, log_tail, random_agents, step_to_end, zone_problems,
+    decks_for, ending_problems, load, log_tail, options, random_agents, step_to_end, zone_problems,
     Loaded,
 };
 
@@ -32,23 +32,6 @@ const GAMES: u64 = 120;
 const LONG_GAMES: u64 = 10_000;
 /// Games stepped by hand.
 const STEPPED_GAMES: u64 = 10;
-
-fn options(seed: u64) -> Options {
-    Options {
-        seed,
-        max_steps: game_max_steps(),
-    }
-}
-
-/// Seat 0 plays the first deck on even seeds, the second on odd ones (each deck file sorted).
-fn decks_for(l: &Loaded, seed: u64) -> Vec<Vec<u32>> {
-    let (a, b) = (l.decks[0].1.clone(), l.decks[1].1.clone());
-    if seed.is_multiple_of(2) {
-        vec![a, b]
-    } else {
-        vec![b, a]
-    }
-}
 
 /// What went wrong in one seeded game, if anything (a panic included).
 /// Returns the outcome and the game's notes.

@@ -14,11 +14,11 @@
 mod support;
 
 use fuda::engine::state::{ModKind, StatOp, Until};
-use fuda::engine::{Answer, Game, Options, Outcome, Placement, RequestKind, Seat, Value, ZoneKey};
+use fuda::engine::{Answer, Game, Outcome, Placement, RequestKind, Seat, Value, ZoneKey};
 use std::collections::BTreeMap;
 use std::time::Instant;
 use support::{
-    ending_problems, game_max_steps, load, log_tail, random_agents, step_to_end, zone_problems,
+    decks_for, ending_problems, load, log_tail, options, random_agents, step_to_end, zone_problems,
     Loaded,
 };
 
@@ -32,23 +32,6 @@ const STEPPED_GAMES: u64 = 100;
 /// The tiny game with its two decks (meadow, thicket).
 fn tiny() -> Loaded {
     load(PACK)
-}
-
-fn options(seed: u64) -> Options {
-    Options {
-        seed,
-        max_steps: game_max_steps(),
-    }
-}
-
-/// Seat 0 plays deck A on even seeds, deck B on odd ones.
-fn decks_for(l: &Loaded, seed: u64) -> Vec<Vec<u32>> {
-    let (a, b) = (l.decks[0].1.clone(), l.decks[1].1.clone());
-    if seed.is_multiple_of(2) {
-        vec![a, b]
-    } else {
-        vec![b, a]
-    }
 }
 
 /// A zone's index in the program.

@@ -38,13 +38,8 @@ impl<'p> Game<'p> {
         let saved = std::mem::take(&mut self.frames);
         let base = (self.ctxs.len(), self.vars.len());
         self.push_ctx(you, Some(card), None, Some((card, aref)));
-        let mark = self.vars.len();
         self.frames.push(Frame::PopCtx);
-        self.frames.push(Frame::Block {
-            stmts: body,
-            pc: 0,
-            mark,
-        });
+        self.frames.push(self.block(body));
         let mut script = answers.iter();
         let r = self.run_frames(&mut script);
         self.restore(saved, base, r.is_err());

@@ -2,7 +2,6 @@
 //! from the statement's replayed answers or stops the statement with a request.
 
 use super::agent::{Answer, Choice, Request, RequestKind};
-use super::program::Program;
 use super::state::{CardId, Seat, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, ChoiceKind, Expr, Op, Type};
@@ -669,12 +668,5 @@ pub(super) fn const_value(v: &ir::Value) -> Value {
         ir::Value::Bool(b) => Value::Bool(*b),
         ir::Value::Pair(p) => Value::Pair(p.iter().map(|x| Some(*x)).collect()),
         ir::Value::List(l) => Value::List(l.iter().map(const_value).collect()),
-    }
-}
-
-impl Program {
-    /// The seat after `p` (for "opponent" in games of two).
-    pub fn next_seat(&self, p: Seat) -> Seat {
-        (p + 1) % self.players() as Seat
     }
 }

@@ -639,7 +639,7 @@ impl<'p> Game<'p> {
                 })));
             }
             Stmt::Chain { body } => {
-                self.push_chain_now(body);
+                self.push_chain(body);
             }
             Stmt::Resolve { kind, cards } => {
                 let v = self.eval(cards)?;
@@ -684,15 +684,7 @@ impl<'p> Game<'p> {
                 }
             }
             Stmt::Check => {
-                let g = self.state.generation;
-                out.push(Frame::Check {
-                    rules_done: false,
-                    rule: 0,
-                    player: 0,
-                    generation: g,
-                    rounds: 0,
-                    resolved: 0,
-                });
+                out.push(self.check_timing());
             }
             Stmt::Reach { moment } => {
                 if let Some(&m) = self.prog.moment_index.get(moment) {
@@ -701,18 +693,6 @@ impl<'p> Game<'p> {
             }
         }
         Ok(out)
-    }
-
-    fn block(&self, body: &'p [Stmt]) -> Frame<'p> {
-        Frame::Block {
-            stmts: body,
-            pc: 0,
-            mark: self.vars.len(),
-        }
-    }
-
-    fn push_chain_now(&mut self, body: &'p [Stmt]) {
-        self.push_chain(body);
     }
 
     fn players_of(&mut self, e: &ir::Expr) -> Result<Vec<Seat>, Request> {

@@ -28,22 +28,8 @@ impl<'p> Game<'p> {
         for c in 0..self.state.cards.len() as CardId {
             let zone = self.state.cards[c as usize].zone.zone;
             let def = self.state.cards[c as usize].def as usize;
-            let hosting = self.is_host(c);
-            if !self.prog.has_continuous[def] && !hosting {
-                continue;
-            }
-            if !hosting
-                && !self
-                    .prog
-                    .in_play
-                    .get(zone as usize)
-                    .copied()
-                    .unwrap_or(false)
-                && !self.prog.cards[self.state.cards[c as usize].def as usize]
-                    .abilities
-                    .iter()
-                    .any(|a| a.semantics == Semantics::Continuous && a.zone.is_some())
-            {
+            // which of its abilities work where it is, abilities_in says
+            if !self.prog.has_continuous[def] && !self.is_host(c) {
                 continue;
             }
             for (this, aref) in self.abilities_in(c, zone) {

@@ -579,13 +579,8 @@ impl<'p> Game<'p> {
                 if !*setup_done {
                     *setup_done = true;
                     self.push_ctx(0, None, None, None);
-                    let mark = self.vars.len();
                     self.frames.push(Frame::PhaseEnd);
-                    self.frames.push(Frame::Block {
-                        stmts: &self.prog.ruleset.setup,
-                        pc: 0,
-                        mark,
-                    });
+                    self.frames.push(self.block(&self.prog.ruleset.setup));
                     return Ok(());
                 }
                 if self.prog.ruleset.turn.is_empty() {
@@ -632,12 +627,7 @@ impl<'p> Game<'p> {
                 let body = *body;
                 *idx += 1;
                 self.vars.push((var, v));
-                let mark = self.vars.len();
-                self.frames.push(Frame::Block {
-                    stmts: body,
-                    pc: 0,
-                    mark,
-                });
+                self.frames.push(self.block(body));
                 Ok(())
             }
             Frame::Repeat { left, body } => {
@@ -647,12 +637,7 @@ impl<'p> Game<'p> {
                 }
                 *left -= 1;
                 let body = *body;
-                let mark = self.vars.len();
-                self.frames.push(Frame::Block {
-                    stmts: body,
-                    pc: 0,
-                    mark,
-                });
+                self.frames.push(self.block(body));
                 Ok(())
             }
             Frame::PopCtx => {
@@ -680,14 +665,7 @@ impl<'p> Game<'p> {
             }
             Frame::PhaseEnd => {
                 self.frames.pop();
-                self.frames.push(Frame::Check {
-                    rules_done: false,
-                    rule: 0,
-                    player: 0,
-                    generation: self.state.generation,
-                    rounds: 0,
-                    resolved: 0,
-                });
+                self.frames.push(self.check_timing());
                 Ok(())
             }
             Frame::ChainEffect { body } => {
@@ -710,12 +688,7 @@ impl<'p> Game<'p> {
                 }
                 self.vars.extend(c.vars);
                 if !c.body.is_empty() {
-                    let mark = self.vars.len();
-                    self.frames.push(Frame::Block {
-                        stmts: c.body,
-                        pc: 0,
-                        mark,
-                    });
+                    self.frames.push(self.block(c.body));
                 }
                 Ok(())
             }
@@ -742,13 +715,8 @@ impl<'p> Game<'p> {
         self.note_turn();
         let you = self.state.active;
         self.push_ctx(you, None, None, None);
-        let mark = self.vars.len();
         self.frames.push(Frame::PopCtx);
-        self.frames.push(Frame::Block {
-            stmts: &self.prog.ruleset.turn,
-            pc: 0,
-            mark,
-        });
+        self.frames.push(self.block(&self.prog.ruleset.turn));
         // the PopCtx above ends the turn's context; a turn limit guards against endless games
         if self.state.turn > 10_000 {
             self.note("the game reached 10,000 turns and ends as a draw".into());
@@ -791,14 +759,28 @@ impl<'p> Game<'p> {
 
     /// Frames that run `body` in a new context (pushed in this order: context end, body).
     fn call_frames(&mut self, body: &'p [Stmt]) -> Vec<Frame<'p>> {
-        vec![
-            Frame::PopCtx,
-            Frame::Block {
-                stmts: body,
-                pc: 0,
-                mark: self.vars.len(),
-            },
-        ]
+        vec![Frame::PopCtx, self.block(body)]
+    }
+
+    /// A check timing starting now: rule actions, then pending triggers.
+    fn check_timing(&self) -> Frame<'p> {
+        Frame::Check {
+            rules_done: false,
+            rule: 0,
+            player: 0,
+            generation: self.state.generation,
+            rounds: 0,
+            resolved: 0,
+        }
+    }
+
+    /// A block of statements whose variables end with it (those of now stay visible).
+    fn block(&self, body: &'p [Stmt]) -> Frame<'p> {
+        Frame::Block {
+            stmts: body,
+            pc: 0,
+            mark: self.vars.len(),
+        }
     }
 
     fn push_chain(&mut self, body: &'p [Stmt]) {
@@ -823,11 +805,7 @@ impl<'p> Game<'p> {
         self.ctxs.push(ctx);
         self.vars.extend(item.vars);
         self.frames.push(Frame::PopCtx);
-        self.frames.push(Frame::Block {
-            stmts: item.body,
-            pc: 0,
-            mark: self.vars.len(),
-        });
+        self.frames.push(self.block(item.body));
     }
 
     // ───────────── windows ─────────────

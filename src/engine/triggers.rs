@@ -148,19 +148,10 @@ impl<'p> Game<'p> {
             Some(p.event.clone()),
             Some((p.card, p.ability)),
         );
-        let mark = self.vars.len();
         self.frames.push(Frame::PopCtx);
-        self.frames.push(Frame::Block {
-            stmts: &a.effect,
-            pc: 0,
-            mark,
-        });
+        self.frames.push(self.block(&a.effect));
         if !a.cost.is_empty() {
-            self.frames.push(Frame::Block {
-                stmts: &a.cost,
-                pc: 0,
-                mark,
-            });
+            self.frames.push(self.block(&a.cost));
         }
         Ok(())
     }

@@ -13,15 +13,7 @@ impl<'p> Game<'p> {
         };
         if !w.checked {
             w.checked = true;
-            let g = self.state.generation;
-            self.frames.push(Frame::Check {
-                rules_done: false,
-                rule: 0,
-                player: 0,
-                generation: g,
-                rounds: 0,
-                resolved: 0,
-            });
+            self.frames.push(self.check_timing());
             return Ok(());
         }
         let n = w.players.len();
@@ -89,13 +81,8 @@ impl<'p> Game<'p> {
                 if let (Some(var), Some(c)) = (&a.var, card) {
                     self.vars.push((var.as_str(), Value::Card(c)));
                 }
-                let mark = self.vars.len();
                 self.frames.push(Frame::PopCtx);
-                self.frames.push(Frame::Block {
-                    stmts: &a.body,
-                    pc: 0,
-                    mark,
-                });
+                self.frames.push(self.block(&a.body));
             }
             Offer::Ability {
                 card,
@@ -116,22 +103,13 @@ impl<'p> Game<'p> {
                     ),
                 );
                 self.push_ctx(seat, Some(this), None, Some((card, ability)));
-                let mark = self.vars.len();
                 self.frames.push(Frame::PopCtx);
                 if chain {
                     self.frames.push(Frame::ChainEffect { body: &a.effect });
                 } else {
-                    self.frames.push(Frame::Block {
-                        stmts: &a.effect,
-                        pc: 0,
-                        mark,
-                    });
+                    self.frames.push(self.block(&a.effect));
                 }
-                self.frames.push(Frame::Block {
-                    stmts: &a.cost,
-                    pc: 0,
-                    mark,
-                });
+                self.frames.push(self.block(&a.cost));
             }
         }
         Ok(())

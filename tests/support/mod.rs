@@ -5,7 +5,7 @@
 
 use fuda::diagnostic::{render, RenderOptions};
 use fuda::engine::{
-    Agent, CardId, FirstLegalAgent, Game, Outcome, Program, RandomAgent, Request, ZoneKey,
+    Agent, CardId, FirstLegalAgent, Game, Options, Outcome, Program, RandomAgent, Request, ZoneKey,
 };
 use fuda::pack::Session;
 use std::path::Path;
@@ -256,5 +256,23 @@ pub fn step_to_end(
         outcome: game.outcome().cloned().unwrap_or(Outcome::Draw),
         answers,
         repeated,
+    }
+}
+
+/// Game options with a seed and the tests' step limit.
+pub fn options(seed: u64) -> Options {
+    Options {
+        seed,
+        max_steps: game_max_steps(),
+    }
+}
+
+/// Seat 0 plays the first deck on even seeds, the second on odd ones.
+pub fn decks_for(l: &Loaded, seed: u64) -> Vec<Vec<u32>> {
+    let (a, b) = (l.decks[0].1.clone(), l.decks[1].1.clone());
+    if seed.is_multiple_of(2) {
+        vec![a, b]
+    } else {
+        vec![b, a]
     }
 }
