@@ -184,34 +184,21 @@ impl<'p> Game<'p> {
                     }
                 }
             }
-            Stmt::Modify {
-                cards,
-                stat,
-                layer,
-                op,
-                value,
-                duration,
-            } => {
-                let targets = self.eval(cards)?;
-                let v = match value {
-                    Some(v) => self.eval(v)?,
-                    None => Value::Absent,
+            Stmt::Modify { duration, .. }
+            | Stmt::Grant { duration, .. }
+            | Stmt::RemoveKeyword { duration, .. } => {
+                let Some(m) = self.modifications(s)? else {
+                    return Ok(out);
                 };
                 let until = self.until(duration);
-                for c in self.cards_of(&targets) {
+                for c in m.cards {
                     let ts = self.state.tick();
-                    for kind in self.stat_mods(stat, layer, op, &v) {
-                        let m = self.modifier(c, kind, until.clone(), ts);
-                        self.state.modifiers.push(m);
+                    for kind in &m.kinds {
+                        let x = self.modifier(c, kind.clone(), until.clone(), ts);
+                        self.state.modifiers.push(x);
                     }
                     self.changed();
-                    let text = format!(
-                        "{}: {} {} {}",
-                        self.card_name(c),
-                        Program::short(stat),
-                        op,
-                        show(&v)
-                    );
+                    let text = format!("{}{}", self.card_name(c), m.text);
                     self.log_line("modify", text);
                 }
             }
@@ -270,50 +257,6 @@ impl<'p> Game<'p> {
                         "counter",
                         format!("{who}: {} {op} {v} (now {now})", Program::short(counter)),
                     );
-                }
-            }
-            Stmt::Grant {
-                keyword,
-                args,
-                cards,
-                duration,
-            } => {
-                let mut vals = Vec::new();
-                for a in args {
-                    vals.push(self.eval(a)?);
-                }
-                let targets = self.eval(cards)?;
-                let until = self.until(duration);
-                if let Some(&k) = self.prog.keyword_index.get(keyword) {
-                    for c in self.cards_of(&targets) {
-                        let ts = self.state.tick();
-                        let m =
-                            self.modifier(c, ModKind::Grant(k, vals.clone()), until.clone(), ts);
-                        self.state.modifiers.push(m);
-                        self.changed();
-                        let text =
-                            format!("{} gets {}", self.card_name(c), Program::short(keyword));
-                        self.log_line("modify", text);
-                    }
-                }
-            }
-            Stmt::RemoveKeyword {
-                keyword,
-                cards,
-                duration,
-            } => {
-                let targets = self.eval(cards)?;
-                let until = self.until(duration);
-                if let Some(&k) = self.prog.keyword_index.get(keyword) {
-                    for c in self.cards_of(&targets) {
-                        let ts = self.state.tick();
-                        let m = self.modifier(c, ModKind::Remove(k), until.clone(), ts);
-                        self.state.modifiers.push(m);
-                        self.changed();
-                        let text =
-                            format!("{} loses {}", self.card_name(c), Program::short(keyword));
-                        self.log_line("modify", text);
-                    }
                 }
             }
             Stmt::Reveal { cards } => {
@@ -807,7 +750,7 @@ impl<'p> Game<'p> {
 }
 
 /// A value for a log line.
-fn show(v: &Value) -> String {
+pub(super) fn show(v: &Value) -> String {
     match v {
         Value::Int(n) => n.to_string(),
         Value::Pair(p) => p

@@ -3,11 +3,23 @@
 //! are read again whenever the game changes (a generation counter), and the results are cached
 //! until the next change.
 
+use super::agent::Request;
+use super::exec::show;
 use super::program::Program;
 use super::state::{CardId, ModKind, Modifier, StatOp, Until, Value};
 use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
 use std::collections::HashMap;
+
+/// What a modifying statement does (see [`Game::modifications`]).
+pub(super) struct Modifications {
+    /// The cards it changes.
+    pub cards: Vec<CardId>,
+    /// The modifier kinds each card gets.
+    pub kinds: Vec<ModKind>,
+    /// The log text after a card's name (`: might += 2`, ` gets swift`).
+    pub text: String,
+}
 
 /// Modifiers produced by continuous abilities, and computed stats, for one generation.
 #[derive(Debug, Clone, Default)]
@@ -87,84 +99,90 @@ impl<'p> Game<'p> {
                         self.vars.pop();
                     }
                 }
-                Stmt::Modify {
-                    cards,
-                    stat,
-                    layer,
-                    op,
-                    value,
-                    ..
-                } => {
-                    let Ok(targets) = self.eval(cards) else {
-                        continue;
-                    };
-                    let v = match value {
-                        Some(v) => self.eval(v).unwrap_or(Value::Absent),
-                        None => Value::Absent,
-                    };
-                    for c in self.cards_of(&targets) {
-                        for kind in self.stat_mods(stat, layer, op, &v) {
-                            out.push(self.modifier(c, kind, Until::LeavesZone, ts));
+                other => {
+                    // a choice in a continuous ability cannot be asked: the line does nothing
+                    if let Ok(Some(m)) = self.modifications(other) {
+                        for c in m.cards {
+                            for kind in &m.kinds {
+                                out.push(self.modifier(c, kind.clone(), Until::LeavesZone, ts));
+                            }
                         }
                     }
                 }
-                Stmt::Grant {
-                    keyword,
-                    args,
-                    cards,
-                    ..
-                } => {
-                    let Some(&k) = self.prog.keyword_index.get(keyword) else {
-                        continue;
-                    };
-                    let args: Vec<Value> = args
-                        .iter()
-                        .map(|a| self.eval(a).unwrap_or(Value::Absent))
-                        .collect();
-                    let Ok(targets) = self.eval(cards) else {
-                        continue;
-                    };
-                    for c in self.cards_of(&targets) {
-                        out.push(self.modifier(
-                            c,
-                            ModKind::Grant(k, args.clone()),
-                            Until::LeavesZone,
-                            ts,
-                        ));
-                    }
-                }
-                Stmt::RemoveKeyword { keyword, cards, .. } => {
-                    let Some(&k) = self.prog.keyword_index.get(keyword) else {
-                        continue;
-                    };
-                    let Ok(targets) = self.eval(cards) else {
-                        continue;
-                    };
-                    for c in self.cards_of(&targets) {
-                        out.push(self.modifier(c, ModKind::Remove(k), Until::LeavesZone, ts));
-                    }
-                }
-                Stmt::Negate {
-                    cards,
-                    scope: crate::ir::NegateScope::Text,
-                    include_unnegatable,
-                    ..
-                } => {
-                    let Ok(targets) = self.eval(cards) else {
-                        continue;
-                    };
-                    for c in self.cards_of(&targets) {
-                        out.push(self.modifier(
-                            c,
-                            ModKind::NegateText(*include_unnegatable),
-                            Until::LeavesZone,
-                            ts,
-                        ));
-                    }
-                }
-                _ => {}
             }
         }
+    }
+
+    /// What a modifying statement does — a stat change, `grant`, `remove`, `negate … text` —
+    /// read now: the cards it changes, the modifier kinds each gets, and the log text after the
+    /// card's name. `None` for any other statement (and for a keyword the game lacks).
+    pub(super) fn modifications(&mut self, s: &Stmt) -> Result<Option<Modifications>, Request> {
+        Ok(Some(match s {
+            Stmt::Modify {
+                cards,
+                stat,
+                layer,
+                op,
+                value,
+                ..
+            } => {
+                let targets = self.eval(cards)?;
+                let v = match value {
+                    Some(v) => self.eval(v)?,
+                    None => Value::Absent,
+                };
+                Modifications {
+                    cards: self.cards_of(&targets),
+                    kinds: self.stat_mods(stat, layer, op, &v),
+                    text: format!(": {} {} {}", Program::short(stat), op, show(&v)),
+                }
+            }
+            Stmt::Grant {
+                keyword,
+                args,
+                cards,
+                ..
+            } => {
+                let mut vals = Vec::new();
+                for a in args {
+                    vals.push(self.eval(a)?);
+                }
+                let targets = self.eval(cards)?;
+                let Some(&k) = self.prog.keyword_index.get(keyword) else {
+                    return Ok(None);
+                };
+                Modifications {
+                    cards: self.cards_of(&targets),
+                    kinds: vec![ModKind::Grant(k, vals)],
+                    text: format!(" gets {}", Program::short(keyword)),
+                }
+            }
+            Stmt::RemoveKeyword { keyword, cards, .. } => {
+                let targets = self.eval(cards)?;
+                let Some(&k) = self.prog.keyword_index.get(keyword) else {
+                    return Ok(None);
+                };
+                Modifications {
+                    cards: self.cards_of(&targets),
+                    kinds: vec![ModKind::Remove(k)],
+                    text: format!(" loses {}", Program::short(keyword)),
+                }
+            }
+            Stmt::Negate {
+                cards,
+                scope: crate::ir::NegateScope::Text,
+                include_unnegatable,
+                ..
+            } => {
+                let targets = self.eval(cards)?;
+                Modifications {
+                    cards: self.cards_of(&targets),
+                    kinds: vec![ModKind::NegateText(*include_unnegatable)],
+                    text: "'s text is negated".into(),
+                }
+            }
+            _ => return Ok(None),
+        }))
     }
 
     /// A modifier on a card's current incarnation.
