@@ -20,9 +20,9 @@
 //! best of 5): cards/s per phase, resolve = full − parse − pmv dependency, and full / serde_json.
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
-use fuda::pack::{PackSource, Session};
-use fuda::parse::{FudaParser, Rule};
-use fuda::source::FileId;
+use fuda::base::source::FileId;
+use fuda::compiler::parse::{FudaParser, Rule};
+use fuda::packs::{PackSource, Session};
 use pest::Parser;
 use std::fmt::Write as _;
 use std::hint::black_box;
@@ -592,17 +592,17 @@ fn pmv_only() -> Session {
 fn parse(
     src: &str,
 ) -> (
-    Vec<fuda::parse::ParsedItem>,
-    Vec<fuda::diagnostic::Diagnostic>,
+    Vec<fuda::compiler::parse::ParsedItem>,
+    Vec<fuda::base::diagnostic::Diagnostic>,
 ) {
     let mut diags = Vec::new();
-    let items = fuda::parse::parse_file(src, FileId(0), &mut diags);
+    let items = fuda::compiler::parse::parse_file(src, FileId(0), &mut diags);
     (items, diags)
 }
 
-fn lex(src: &str) -> Vec<fuda::lex::Item> {
+fn lex(src: &str) -> Vec<fuda::compiler::lex::Item> {
     let mut diags = Vec::new();
-    fuda::lex::split(src, FileId(0), &mut diags)
+    fuda::compiler::lex::split(src, FileId(0), &mut diags)
 }
 
 /// The pest parser alone on every item (as `parse_file` does), with a walk that
@@ -618,13 +618,13 @@ fn pest_only(src: &str, items: &[(Rule, std::ops::Range<usize>)]) -> usize {
 
 fn items_of(src: &str) -> Vec<(Rule, std::ops::Range<usize>)> {
     let mut diags = Vec::new();
-    fuda::lex::split(src, FileId(0), &mut diags)
+    fuda::compiler::lex::split(src, FileId(0), &mut diags)
         .into_iter()
         .map(|i| {
             let rule = match i.kind {
-                fuda::lex::ItemKind::Game => Rule::item_game,
-                fuda::lex::ItemKind::Card => Rule::item_card,
-                fuda::lex::ItemKind::Decl => Rule::item_decl,
+                fuda::compiler::lex::ItemKind::Game => Rule::item_game,
+                fuda::compiler::lex::ItemKind::Card => Rule::item_card,
+                fuda::compiler::lex::ItemKind::Decl => Rule::item_decl,
             };
             (rule, i.span.start..i.span.end)
         })
@@ -701,7 +701,7 @@ fn main() {
         .find(|p| p.pack.name == "bench")
         .expect("the bench pack compiled");
     let errors: Vec<_> = session.diags.iter().filter(|d| d.is_error()).collect();
-    let bench_file = fuda::pack::file_id(&session.sources, "<bench>/sets/generated.fuda");
+    let bench_file = fuda::packs::session::file_id(&session.sources, "<bench>/sets/generated.fuda");
     let own_errors = errors
         .iter()
         .filter(|d| Some(d.primary.file) == bench_file)

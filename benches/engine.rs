@@ -37,7 +37,7 @@ use fuda::engine::{
     Agent, Answer, CardId, EventData, Game, Options, Outcome, Placement, Program, RandomAgent,
     Seat, State, Value, ZoneKey,
 };
-use fuda::pack::{PackSource, Session};
+use fuda::packs::{PackSource, Session};
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -60,7 +60,7 @@ fn load_games() -> (Program, Vec<Vec<u32>>) {
     s.check_path(Path::new("cards/pmv"));
     s.finish();
     assert_eq!(s.error_count(), 0, "cards/pmv checks clean");
-    let prog = fuda::runner::program_for(&mut s, "pmv").expect("the pmv program");
+    let prog = s.program("pmv").expect("the pmv program");
     let decks: Vec<Vec<u32>> = s
         .decks
         .iter()
@@ -72,7 +72,7 @@ fn load_games() -> (Program, Vec<Vec<u32>>) {
 
 /// Plays game number `i` to the end: (outcome, turns, statements run).
 fn play_game(prog: &Program, decks: &[Vec<u32>], i: u64) -> (Outcome, u32, u64) {
-    let seed = fuda::sim::game_seed(SEED, i as usize);
+    let seed = fuda::tools::sim::game_seed(SEED, i as usize);
     let seats: Vec<Vec<u32>> = if i.is_multiple_of(2) {
         vec![decks[0].clone(), decks[1].clone()]
     } else {
@@ -147,7 +147,7 @@ fn load_effects() -> Program {
         eprintln!("bench pack: {}", d.message);
     }
     assert_eq!(s.error_count(), 0, "the bench pack checks clean");
-    fuda::runner::program_for(&mut s, "pmv").expect("the pmv program")
+    s.program("pmv").expect("the pmv program")
 }
 
 fn def(prog: &Program, name: &str) -> u32 {
@@ -206,8 +206,8 @@ impl Native {
     fn new(prog: &Program) -> Native {
         let zone = |id: &str| prog.zones[id];
         let names = &prog.ruleset.names;
-        let reimu = fuda::normalize::apply(names, "霊夢");
-        let human = fuda::normalize::apply(names, "人間");
+        let reimu = fuda::ir::normalize::apply(names, "霊夢");
+        let human = fuda::ir::normalize::apply(names, "人間");
         let text_list = |v: Option<&fuda::ir::Value>| -> Vec<String> {
             match v {
                 Some(fuda::ir::Value::Text(t)) => vec![t.clone()],
@@ -252,13 +252,13 @@ impl Native {
                 .map(|c| {
                     text_list(c.fields.get("race"))
                         .iter()
-                        .any(|r| fuda::normalize::apply(names, r).contains(&human))
+                        .any(|r| fuda::ir::normalize::apply(names, r).contains(&human))
                 })
                 .collect(),
             reimu: prog
                 .cards
                 .iter()
-                .map(|c| fuda::normalize::apply(names, &c.name).contains(&reimu))
+                .map(|c| fuda::ir::normalize::apply(names, &c.name).contains(&reimu))
                 .collect(),
             power: prog
                 .cards
@@ -666,14 +666,20 @@ fn run_ir(g: &mut Game<'_>, run: &IrRun) -> Value {
     match run {
         IrRun::Effect(card, ability, answers) => {
             if let Err(req) = g.run_effect(*card, *ability, answers) {
-                panic!("unanswered request: {}", fuda::runner::describe(&req));
+                panic!(
+                    "unanswered request: {}",
+                    fuda::tools::runner::describe(&req)
+                );
             }
             Value::Absent
         }
         IrRun::Event(e, you, answers) => {
             match g.run_event(e.clone(), *you, answers) {
                 Ok(n) => assert!(n >= 1, "the event triggers an ability"),
-                Err(req) => panic!("unanswered request: {}", fuda::runner::describe(&req)),
+                Err(req) => panic!(
+                    "unanswered request: {}",
+                    fuda::tools::runner::describe(&req)
+                ),
             }
             Value::Absent
         }

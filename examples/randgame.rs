@@ -1,5 +1,5 @@
 use fuda::engine::{Agent, Game, Options, RandomAgent};
-use fuda::pack::Session;
+use fuda::packs::Session;
 use std::path::Path;
 
 fn main() {
@@ -14,7 +14,7 @@ fn main() {
     let mut s = Session::new();
     s.check_path(Path::new("cards/pmv"));
     s.finish();
-    let prog = fuda::runner::program_for(&mut s, "pmv").unwrap();
+    let prog = s.program("pmv").unwrap();
     let decks: Vec<Vec<u32>> = s
         .decks
         .iter()

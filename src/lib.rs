@@ -1,22 +1,18 @@
 //! fuda (札): a card-text scripting language and compiler for trading card games.
 //!
-//! The compiler is a pipeline of phases, each in its own module:
-//! [`lex`] → [`parse`] → [`ast`] → [`resolve`] → [`ir`]. See `ARCHITECTURE.md`.
+//! The source tree shows the layers, each using only those listed before it (see
+//! `ARCHITECTURE.md`; `tests/layering.rs` enforces it):
+//! - [`base`]: source files and diagnostics, shared by all;
+//! - [`ir`]: the typed effect IR, and what reads only the IR (name normalization, the outline);
+//! - [`compiler`]: [`compiler::lex`] → [`compiler::parse`] → [`compiler::ast`] →
+//!   [`compiler::resolve`], text to IR;
+//! - [`engine`]: the game-agnostic interpreter of the IR (uses only `ir` and `base`);
+//! - [`packs`]: pack folders, the compiling session, the compiled-pack cache, decks;
+//! - [`tools`]: scenarios and their runner, `sim`, `play`.
 
-pub mod ast;
-pub mod cache;
-pub mod deck;
-pub mod diagnostic;
+pub mod base;
+pub mod compiler;
 pub mod engine;
-pub mod explain;
 pub mod ir;
-pub mod lex;
-pub mod normalize;
-pub mod pack;
-pub mod parse;
-pub mod play;
-pub mod resolve;
-pub mod runner;
-pub mod scenario;
-pub mod sim;
-pub mod source;
+pub mod packs;
+pub mod tools;

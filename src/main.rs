@@ -2,8 +2,8 @@
 //! unless `--deny-warnings`), 1 diagnostics, 2 usage errors.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use fuda::diagnostic::{self, JsonDiagnostic, RenderOptions};
-use fuda::pack::Session;
+use fuda::base::diagnostic::{self, JsonDiagnostic, RenderOptions};
+use fuda::packs::Session;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -59,7 +59,7 @@ impl CommonArgs {
         let mut s = Session::new();
         s.skip_decks = !decks;
         if !self.no_cache {
-            s.cache = fuda::cache::Cache::from_env();
+            s.cache = fuda::packs::cache::Cache::from_env();
         }
         for p in paths {
             s.check_path(p);
@@ -257,10 +257,10 @@ fn run(cli: Cli) -> u8 {
                 Err(code) => return code,
             };
             if common.format == Format::Json {
-                let doc = serde_json::json!({ "card": c, "outline": fuda::explain::card(c) });
+                let doc = serde_json::json!({ "card": c, "outline": fuda::ir::outline::card(c) });
                 print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
             } else {
-                print_out(&fuda::explain::card(c));
+                print_out(&fuda::ir::outline::card(c));
                 print_out(&serde_json::to_string_pretty(c).unwrap_or_default());
             }
             code
@@ -376,7 +376,7 @@ fn test(paths: Vec<PathBuf>, verbose: bool, format: Format) -> u8 {
     } else {
         paths
     };
-    let suite = fuda::runner::run_paths(&paths);
+    let suite = fuda::tools::runner::run_paths(&paths);
     let common = CommonArgs {
         format: Format::Human,
         deny_warnings: false,
@@ -443,10 +443,14 @@ fn test(paths: Vec<PathBuf>, verbose: bool, format: Format) -> u8 {
 
 /// Loads the game and decks of `play`/`sim`, printing the diagnostics (as JSON with `json`);
 /// `Err(1)` when something is wrong.
-fn load_for_game(game: &str, decks: &[PathBuf], json: bool) -> Result<fuda::sim::Loaded, u8> {
+fn load_for_game(
+    game: &str,
+    decks: &[PathBuf],
+    json: bool,
+) -> Result<fuda::tools::sim::Loaded, u8> {
     let mut s = Session::new();
-    s.cache = fuda::cache::Cache::from_env();
-    let loaded = fuda::sim::load_game(&mut s, game, decks);
+    s.cache = fuda::packs::cache::Cache::from_env();
+    let loaded = fuda::tools::sim::load_game(&mut s, game, decks);
     let common = CommonArgs {
         format: if json { Format::Json } else { Format::Human },
         deny_warnings: false,
@@ -521,20 +525,22 @@ fn play(
     let kinds = players
         .iter()
         .map(|p| match p {
-            Player::Human => fuda::play::PlayerKind::Human,
-            Player::Random => fuda::play::PlayerKind::Random,
-            Player::First => fuda::play::PlayerKind::First,
+            Player::Human => fuda::tools::play::PlayerKind::Human,
+            Player::Random => fuda::tools::play::PlayerKind::Random,
+            Player::First => fuda::tools::play::PlayerKind::First,
         })
         .collect();
-    let config = fuda::play::PlayConfig {
+    let config = fuda::tools::play::PlayConfig {
         seed,
         max_steps,
         players: kinds,
     };
     let decks: Vec<Vec<u32>> = loaded.decks.iter().map(|d| d.cards.clone()).collect();
-    let mut human =
-        fuda::play::HumanAgent::new(std::io::BufReader::new(std::io::stdin()), std::io::stdout());
-    let result = fuda::play::play_game(&loaded.program, &decks, &config, &mut human);
+    let mut human = fuda::tools::play::HumanAgent::new(
+        std::io::BufReader::new(std::io::stdin()),
+        std::io::stdout(),
+    );
+    let result = fuda::tools::play::play_game(&loaded.program, &decks, &config, &mut human);
     for n in &result.notes {
         print_out(&format!("note: {n}"));
     }
@@ -580,7 +586,7 @@ fn sim(
             .map(|n| n.get())
             .unwrap_or(1)
     });
-    let config = fuda::sim::SimConfig {
+    let config = fuda::tools::sim::SimConfig {
         games,
         threads,
         seed,
@@ -599,9 +605,11 @@ fn sim(
     };
     let start = Instant::now();
     // An engine panic in a game is one line of the summary, not noise over the progress bar.
-    fuda::sim::record_panics();
+    fuda::tools::sim::record_panics();
     let summary =
-        fuda::sim::simulate_with_progress(&loaded.program, &loaded.decks, &config, &|| bar.inc(1));
+        fuda::tools::sim::simulate_with_progress(&loaded.program, &loaded.decks, &config, &|| {
+            bar.inc(1)
+        });
     let _ = std::panic::take_hook();
     bar.finish_and_clear();
     if json {

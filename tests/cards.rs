@@ -2,8 +2,8 @@
 //! reviewed snapshot (`tests/snapshots/cards/`). Each game's ruleset IR is
 //! snapshotted too.
 
-use fuda::diagnostic::{render, RenderOptions};
-use fuda::pack::Session;
+use fuda::base::diagnostic::{render, RenderOptions};
+use fuda::packs::Session;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -97,7 +97,7 @@ fn cached_ir_equals_compiled_ir() {
     let dir = std::env::temp_dir().join(format!("fuda-cache-test-{}", std::process::id()));
     let run = || {
         let mut s = Session::new();
-        s.cache = Some(fuda::cache::Cache::new(dir.clone()));
+        s.cache = Some(fuda::packs::cache::Cache::new(dir.clone()));
         s.check_path(Path::new("cards"));
         s.finish();
         s
@@ -204,7 +204,7 @@ card "Quick Spark" {
 #[test]
 fn game_flow_fixture_matches_its_ir_snapshot() {
     let mut s = Session::new();
-    s.compile_source(fuda::pack::PackSource::in_memory(
+    s.compile_source(fuda::packs::PackSource::in_memory(
         "flow.fuda",
         GAME_FLOW.as_bytes().to_vec(),
     ));

@@ -11,9 +11,9 @@
 //! Run `cargo insta test --test decks` (or `cargo test --test decks` then `cargo insta review`)
 //! after changing a message.
 
-use fuda::deck::Deck;
-use fuda::diagnostic::{self, codes, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
-use fuda::pack::{PackSource, Session};
+use fuda::base::diagnostic::{self, codes, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
+use fuda::packs::deck::Deck;
+use fuda::packs::{PackSource, Session};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -237,7 +237,7 @@ fn byte_order_mark_crlf_and_full_width_forms() {
     let text = &l
         .session
         .sources
-        .get(fuda::pack::file_id(&l.session.sources, &deck.path).expect("registered"))
+        .get(fuda::packs::session::file_id(&l.session.sources, &deck.path).expect("registered"))
         .text;
     let e = &deck.entries[2];
     assert_eq!(&text[e.span.start..e.span.end], "1 deck_game:D05");
@@ -419,7 +419,7 @@ fn huge_counts() {
 fn a_million_lines() {
     // Wrong lines stop being reported after 100.
     let l = hostile("words.deck", "x\n".repeat(1_000_000).into_bytes());
-    assert_eq!(l.errors().count(), fuda::deck::MAX_LINE_ERRORS + 1);
+    assert_eq!(l.errors().count(), fuda::packs::deck::MAX_LINE_ERRORS + 1);
     assert_eq!(
         l.session.diags.last().map(|d| d.code),
         Some(codes::DECK_TOO_MANY_ERRORS)

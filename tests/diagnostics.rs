@@ -14,8 +14,8 @@
 //! Run `cargo insta test --test diagnostics` (or `cargo test --test diagnostics`
 //! then `cargo insta review`) after changing a message.
 
-use fuda::diagnostic::{self, codes, JsonDiagnostic, RenderOptions, Severity};
-use fuda::pack::Session;
+use fuda::base::diagnostic::{self, codes, JsonDiagnostic, RenderOptions, Severity};
+use fuda::packs::Session;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -171,8 +171,8 @@ fn scenario_codes() -> BTreeSet<&'static str> {
     let dir = std::fs::read_dir(format!("{ERRORS}/scenarios")).expect("scenario fixtures");
     for e in dir {
         let path = e.expect("readable entry").path();
-        let mut sources = fuda::source::SourceMap::new();
-        if let Err(diags) = fuda::scenario::load(&path, &mut sources) {
+        let mut sources = fuda::base::source::SourceMap::new();
+        if let Err(diags) = fuda::tools::scenario::load(&path, &mut sources) {
             out.extend(diags.iter().map(|d| d.code.0));
         }
     }
@@ -181,7 +181,8 @@ fn scenario_codes() -> BTreeSet<&'static str> {
 
 /// The codes running the scenarios of `tests/errors/run/` produces (names the game lacks).
 fn run_codes() -> BTreeSet<&'static str> {
-    let suite = fuda::runner::run_paths(&[format!("{ERRORS}/run/unknown-names.toml").into()]);
+    let suite =
+        fuda::tools::runner::run_paths(&[format!("{ERRORS}/run/unknown-names.toml").into()]);
     suite.session.diags.iter().map(|d| d.code.0).collect()
 }
 

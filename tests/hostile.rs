@@ -8,9 +8,9 @@
 //!
 //! Timings are checked by hand with the release binary (no timing asserts here).
 
-use fuda::diagnostic::{self, Diagnostic, RenderOptions};
-use fuda::pack::{PackSource, Session};
-use fuda::source::SourceMap;
+use fuda::base::diagnostic::{self, Diagnostic, RenderOptions};
+use fuda::base::source::SourceMap;
+use fuda::packs::{PackSource, Session};
 use std::path::PathBuf;
 use std::process::Command;
 
@@ -65,7 +65,7 @@ fn valid_card() -> String {
 struct Checked {
     diags: Vec<Diagnostic>,
     sources: SourceMap,
-    file: fuda::source::FileId,
+    file: fuda::base::source::FileId,
     text: String,
 }
 
@@ -115,7 +115,8 @@ fn check(name: &str, bytes: Vec<u8>) -> Checked {
             for d in s.diags.iter().take(50) {
                 let _ = diagnostic::render(d, &s.sources, RenderOptions::plain());
             }
-            let file = fuda::pack::file_id(&s.sources, &path).expect("the file is registered");
+            let file =
+                fuda::packs::session::file_id(&s.sources, &path).expect("the file is registered");
             let text = s.sources.get(file).text.to_string();
             Checked {
                 diags: std::mem::take(&mut s.diags),

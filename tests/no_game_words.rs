@@ -27,7 +27,7 @@
 //! in a ruleset.
 
 use fuda::ir::{self, AttributeSemantics, CoreEvent, KeywordSemantics, Semantics};
-use fuda::pack::Session;
+use fuda::packs::Session;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 

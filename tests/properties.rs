@@ -7,9 +7,9 @@
 //!
 //! Each property runs on a thread with the CLI's 256 MB stack (`src/main.rs`).
 
-use fuda::diagnostic::{self, RenderOptions};
-use fuda::pack::{PackSource, Session};
-use fuda::source::FileId;
+use fuda::base::diagnostic::{self, RenderOptions};
+use fuda::base::source::FileId;
+use fuda::packs::{PackSource, Session};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 use std::cell::{Cell, RefCell};
@@ -159,7 +159,8 @@ fn big_stack(f: impl FnOnce() + Send + 'static) {
 fn check_in(s: &mut Session, path: &str, bytes: Vec<u8>) -> Result<(), String> {
     let first = s.diags.len();
     s.compile_source(lone(path, bytes));
-    let file: FileId = fuda::pack::file_id(&s.sources, path).ok_or("file not registered")?;
+    let file: FileId =
+        fuda::packs::session::file_id(&s.sources, path).ok_or("file not registered")?;
     let src = s.sources.get(file);
     for d in &s.diags[first..] {
         for l in std::iter::once(&d.primary).chain(&d.related) {
@@ -234,7 +235,7 @@ fn arbitrary_bytes_never_panic() {
 fn assert_lossless(src: &str) -> Result<(), TestCaseError> {
     let mut at = 0;
     let mut out = String::with_capacity(src.len());
-    for (_, span) in fuda::lex::tokens(src) {
+    for (_, span) in fuda::compiler::lex::tokens(src) {
         prop_assert_eq!(span.start, at, "tokens must be contiguous");
         prop_assert!(
             span.end > span.start && span.end <= src.len(),

@@ -6,11 +6,11 @@
 //! Run `cargo insta test --test scenario_format` (or `cargo test --test scenario_format` then
 //! `cargo insta review`) after changing a message.
 
-use fuda::diagnostic::{self, codes, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
-use fuda::scenario::{
+use fuda::base::diagnostic::{self, codes, Diagnostic, JsonDiagnostic, RenderOptions, Severity};
+use fuda::base::source::{FileId, SourceFile, SourceMap, Span};
+use fuda::tools::scenario::{
     self, AnswerKind, CardEntry, Face, Scenario, Spanned, StartPhase, StatValue, Winner,
 };
-use fuda::source::{FileId, SourceFile, SourceMap, Span};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 

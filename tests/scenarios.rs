@@ -2,9 +2,9 @@
 //! event log is a reviewed snapshot, names a game lacks are diagnostics, and altering the
 //! ruleset lines a scenario cites makes it fail (so the scenarios can fail at all).
 
-use fuda::diagnostic::{self, RenderOptions};
-use fuda::pack::Session;
-use fuda::runner::{self, Report};
+use fuda::base::diagnostic::{self, RenderOptions};
+use fuda::packs::Session;
+use fuda::tools::runner::{self, Report};
 use std::path::{Path, PathBuf};
 
 /// Every scenario of the shipped games and of the tests passes; failures are listed with
@@ -97,9 +97,9 @@ fn run_on(dir: &Path, scenario: &str) -> Report {
     let mut s = Session::new();
     s.check_path(dir);
     s.finish();
-    let prog = runner::program_for(&mut s, "pmv").expect("the pack compiles");
+    let prog = s.program("pmv").expect("the pack compiles");
     let path = PathBuf::from("cards/pmv/scenarios").join(format!("{scenario}.toml"));
-    let sc = fuda::scenario::load(&path, &mut s.sources).expect("the scenario parses");
+    let sc = fuda::tools::scenario::load(&path, &mut s.sources).expect("the scenario parses");
     runner::run(&prog, &sc).expect("the scenario's names resolve")
 }
 

@@ -3,9 +3,9 @@
 //! (bad answers are asked again, the end of input concedes).
 
 use fuda::engine::{Answer, Choice, Outcome, Request, RequestKind};
-use fuda::pack::Session;
-use fuda::play::{parse_answer, play_game, HumanAgent, Input, PlayConfig, PlayerKind};
-use fuda::sim::{load_game, simulate, Loaded, SimConfig};
+use fuda::packs::Session;
+use fuda::tools::play::{parse_answer, play_game, HumanAgent, Input, PlayConfig, PlayerKind};
+use fuda::tools::sim::{load_game, simulate, Loaded, SimConfig};
 use std::io::Cursor;
 use std::path::PathBuf;
 
@@ -314,11 +314,11 @@ fn automatic_seats_play_a_whole_game() {
 
 #[test]
 fn crashed_games_are_grouped_and_counted_apart() {
-    use fuda::sim::{summarize, GameResult};
+    use fuda::tools::sim::{summarize, GameResult};
     let l = tiny("crash");
     let finished = |game: usize, winner: Option<u8>, turns: u32| GameResult {
         game,
-        seed: fuda::sim::game_seed(1, game),
+        seed: fuda::tools::sim::game_seed(1, game),
         decks: if game.is_multiple_of(2) {
             vec![0, 1]
         } else {

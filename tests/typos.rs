@@ -3,8 +3,8 @@
 //! mutated card must fail with an error on the mutated token whose help names
 //! the intended word.
 
-use fuda::lex::{self, ItemKind, Token};
-use fuda::pack::{PackSource, Session};
+use fuda::compiler::lex::{self, ItemKind, Token};
+use fuda::packs::{PackSource, Session};
 use std::path::Path;
 
 /// Grammar words that are not names (connectors of the syntax): a typo in
@@ -43,7 +43,7 @@ fn every_name_typo_in_shipped_cards_is_caught_at_the_token() {
     for path in &files {
         let text = std::fs::read_to_string(path).expect("readable");
         let mut d = Vec::new();
-        let items = lex::split(&text, fuda::source::FileId(0), &mut d);
+        let items = lex::split(&text, fuda::base::source::FileId(0), &mut d);
         let game = text
             .lines()
             .find_map(|l| l.strip_prefix("game "))

@@ -3,8 +3,8 @@
 //! Any panic, stack overflow or hang is a bug.
 #![no_main]
 
-use fuda::diagnostic::{self, RenderOptions};
-use fuda::pack::{PackSource, Session};
+use fuda::base::diagnostic::{self, RenderOptions};
+use fuda::packs::{PackSource, Session};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

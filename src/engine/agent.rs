@@ -97,6 +97,21 @@ pub trait Agent: Send {
     fn decide(&mut self, view: &PlayerView<'_>, request: &Request) -> Answer;
 }
 
+/// `agent`'s answer to `request`, or the first legal answer when the agent's is not one the
+/// request accepts (a human's slip, an agent's bug): every driver of a game asks this way.
+pub fn decide_or_first_legal(
+    agent: &mut dyn Agent,
+    view: &PlayerView<'_>,
+    request: &Request,
+) -> Answer {
+    let answer = agent.decide(view, request);
+    if request.accepts(&answer) {
+        answer
+    } else {
+        FirstLegalAgent.decide(view, request)
+    }
+}
+
 /// Picks uniformly among legal answers, from its own seeded stream.
 pub struct RandomAgent {
     rng: ChaCha8Rng,

@@ -621,7 +621,7 @@ impl<'p> Game<'p> {
         if let Some(n) = self.norm_cache.get(t) {
             return n.clone();
         }
-        let n = crate::normalize::apply(&self.prog.ruleset.names, t);
+        let n = crate::ir::normalize::apply(&self.prog.ruleset.names, t);
         self.norm_cache.insert(t.to_string(), n.clone());
         n
     }

@@ -735,7 +735,7 @@ impl<'p> Game<'p> {
     /// A short description of a body for prompts.
     fn describe(&self, body: &[Stmt]) -> String {
         let mut out = String::new();
-        crate::explain::outline_stmts(&mut out, body);
+        crate::ir::outline::outline_stmts(&mut out, body);
         let all: Vec<&str> = out
             .lines()
             .map(str::trim)

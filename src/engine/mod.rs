@@ -22,7 +22,10 @@ mod triggers;
 pub mod view;
 mod window;
 
-pub use agent::{Agent, Answer, Choice, FirstLegalAgent, RandomAgent, Request, RequestKind};
+pub use agent::{
+    decide_or_first_legal, Agent, Answer, Choice, FirstLegalAgent, RandomAgent, Request,
+    RequestKind,
+};
 pub use log::LogEntry;
 pub use program::Program;
 pub use state::{CardId, Outcome, Seat, State, Value, ZoneKey};
@@ -559,10 +562,7 @@ impl<'p> Game<'p> {
         while let Some(req) = self.step() {
             let seat = req.player as usize;
             let view = PlayerView::new(self, req.player);
-            let mut a = agents[seat % agents.len()].decide(&view, &req);
-            if !req.accepts(&a) {
-                a = FirstLegalAgent.decide(&view, &req);
-            }
+            let a = agent::decide_or_first_legal(agents[seat % agents.len()].as_mut(), &view, &req);
             self.answer(&req, a);
         }
         self.state.outcome.clone().unwrap_or(Outcome::Draw)

@@ -348,7 +348,7 @@ impl Program {
         if let Some(i) = self.cards.iter().position(|c| c.name == text) {
             return Some(i as u32);
         }
-        let norm = crate::normalize::apply(&self.ruleset.numbers, text);
+        let norm = crate::ir::normalize::apply(&self.ruleset.numbers, text);
         self.cards
             .iter()
             .position(|c| c.number == text || c.normalized_number == norm)

@@ -3,11 +3,11 @@
 
 #![allow(dead_code)]
 
-use fuda::diagnostic::{render, RenderOptions};
+use fuda::base::diagnostic::{render, RenderOptions};
 use fuda::engine::{
     Agent, CardId, FirstLegalAgent, Game, Options, Outcome, Program, RandomAgent, Request, ZoneKey,
 };
-use fuda::pack::Session;
+use fuda::packs::Session;
 use std::path::Path;
 
 /// A game's program and its checked decks (card definition indices, one per copy), with the

@@ -1,0 +1,9 @@
+//! The compiler: card and ruleset text in, checked IR out, as a pipeline of phases:
+//! [`lex`] (tokens and the item pre-pass) → [`parse`] (pest, then the AST builder) → [`ast`] (the
+//! syntax tree) → [`resolve`] (names, types and schemas checked; IR built). Each phase uses only
+//! the ones before it, shared ground and the IR.
+
+pub mod ast;
+pub mod lex;
+pub mod parse;
+pub mod resolve;

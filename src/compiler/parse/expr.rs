@@ -1,0 +1,300 @@
+//! Expressions: a precedence-climbing (Pratt) pass over the flat sequence the
+//! grammar's `expr` rule produces (`prefix* primary postfix* (infix …)*`).
+//!
+//! Loosest first: `where`, `or`, `and`, `not`, comparisons (`== != < <= > >=
+//! contains has is`), `??`, `+ -`, `* /`, unary `-`, `.member`. Left-assoc
+//! chains are folded in a loop, so only prefix chains (bounded by `lex`) and
+//! precedence levels recurse.
+
+use super::build::{children, Builder};
+use super::Rule;
+use crate::base::diagnostic::{codes, Diagnostic};
+use crate::base::source::Span;
+use crate::compiler::ast::*;
+use pest::iterators::Pair;
+
+type P<'i> = Pair<'i, Rule>;
+
+/// Most binary operators accepted in one expression.
+pub const MAX_OPERATORS: usize = 256;
+
+enum Tok {
+    Prefix(UnOp, Span),
+    Operand(Expr),
+    Infix(BinOp),
+}
+
+/// Builds an `expr` pair (or any primary-like pair) into an expression.
+pub fn build(b: &mut Builder, pair: P) -> Expr {
+    if pair.as_rule() != Rule::expr {
+        return primary(b, pair);
+    }
+    let mut toks: Vec<Tok> = Vec::new();
+    let mut infix_count = 0;
+    for p in pair.into_inner() {
+        match p.as_rule() {
+            Rule::not_op => toks.push(Tok::Prefix(UnOp::Not, b.span(&p))),
+            Rule::neg_op => toks.push(Tok::Prefix(UnOp::Neg, b.span(&p))),
+            Rule::field_access => {
+                let name = b.ident(p.into_inner().next().expect("grammar: member"));
+                if let Some(Tok::Operand(e)) = toks.pop() {
+                    let span = e.span.to(name.span);
+                    toks.push(Tok::Operand(Expr {
+                        kind: ExprKind::Member(Box::new(e), name),
+                        span,
+                    }));
+                }
+            }
+            rule => {
+                if let Some(op) = binop(rule) {
+                    infix_count += 1;
+                    if infix_count == MAX_OPERATORS + 1 {
+                        let span = b.span(&p);
+                        b.error(
+                            Diagnostic::error(
+                                codes::PARSE_TOO_COMPLEX,
+                                b.file,
+                                span,
+                                format!("more than {MAX_OPERATORS} operators in one expression"),
+                                "too many from here on",
+                            )
+                            .with_help("split it with `let` bindings"),
+                        );
+                    }
+                    toks.push(Tok::Infix(op));
+                } else {
+                    toks.push(Tok::Operand(primary(b, p)));
+                }
+            }
+        }
+    }
+    if infix_count > MAX_OPERATORS {
+        return Expr {
+            kind: ExprKind::Int(0),
+            span: Span::default(),
+        };
+    }
+    let mut it = toks.into_iter().peekable();
+    climb(&mut it, 0)
+}
+
+fn binop(rule: Rule) -> Option<BinOp> {
+    Some(match rule {
+        Rule::or_op => BinOp::Or,
+        Rule::and_op => BinOp::And,
+        Rule::eq_op => BinOp::Eq,
+        Rule::ne_op => BinOp::Ne,
+        Rule::lt_op => BinOp::Lt,
+        Rule::le_op => BinOp::Le,
+        Rule::gt_op => BinOp::Gt,
+        Rule::ge_op => BinOp::Ge,
+        Rule::contains_op => BinOp::Contains,
+        Rule::has_op => BinOp::Has,
+        Rule::is_op => BinOp::Is,
+        Rule::where_op => BinOp::Where,
+        Rule::coalesce_op => BinOp::Coalesce,
+        Rule::add_op => BinOp::Add,
+        Rule::sub_op => BinOp::Sub,
+        Rule::mul_op => BinOp::Mul,
+        Rule::div_op => BinOp::Div,
+        _ => return None,
+    })
+}
+
+fn infix_bp(op: BinOp) -> u8 {
+    match op {
+        BinOp::Where => 1,
+        BinOp::Or => 2,
+        BinOp::And => 3,
+        BinOp::Eq
+        | BinOp::Ne
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge
+        | BinOp::Contains
+        | BinOp::Has
+        | BinOp::Is => 5,
+        BinOp::Coalesce => 6,
+        BinOp::Add | BinOp::Sub => 7,
+        BinOp::Mul | BinOp::Div => 8,
+    }
+}
+
+fn prefix_bp(op: UnOp) -> u8 {
+    match op {
+        UnOp::Not => 4,
+        UnOp::Neg => 9,
+    }
+}
+
+fn climb(it: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>, min_bp: u8) -> Expr {
+    let mut lhs = match it.next() {
+        Some(Tok::Prefix(op, span)) => {
+            let rhs = climb(it, prefix_bp(op));
+            let s = span.to(rhs.span);
+            Expr {
+                kind: ExprKind::Unary(op, Box::new(rhs)),
+                span: s,
+            }
+        }
+        Some(Tok::Operand(e)) => e,
+        // The grammar guarantees an operand here.
+        _ => Expr {
+            kind: ExprKind::Int(0),
+            span: Span::default(),
+        },
+    };
+    while let Some(Tok::Infix(op)) = it.peek() {
+        let op = *op;
+        let bp = infix_bp(op);
+        if bp < min_bp {
+            break;
+        }
+        it.next();
+        let rhs = climb(it, bp + 1);
+        let span = lhs.span.to(rhs.span);
+        lhs = Expr {
+            kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+            span,
+        };
+    }
+    lhs
+}
+
+/// `expr_postfix`: a primary followed by member accesses.
+pub fn postfix(b: &mut Builder, pair: P) -> Expr {
+    let mut it = pair.into_inner();
+    let mut e = primary(b, it.next().expect("grammar: primary"));
+    for p in it {
+        let name = b.ident(p.into_inner().next().expect("grammar: member"));
+        let span = e.span.to(name.span);
+        e = Expr {
+            kind: ExprKind::Member(Box::new(e), name),
+            span,
+        };
+    }
+    e
+}
+
+fn pair_part(s: &str) -> PairPart {
+    match s {
+        "_" | "±0" | "+0" | "-0" => PairPart::Keep,
+        _ => {
+            let signed = s.starts_with('+') || s.starts_with('-');
+            let v = s.trim_start_matches('+').parse::<i64>().unwrap_or(0);
+            PairPart::Value(v, signed)
+        }
+    }
+}
+
+fn primary(b: &mut Builder, pair: P) -> Expr {
+    let span = b.span(&pair);
+    let kind = match pair.as_rule() {
+        Rule::expr => return build(b, pair),
+        Rule::expr_postfix => return postfix(b, pair),
+        Rule::paren | Rule::expr_atom => {
+            return build(b, children(pair).next().expect("grammar: inner"))
+        }
+        // `expr_zone` has the shape of `expr_postfix`: a base, then member accesses.
+        Rule::expr_zone => return postfix(b, pair),
+        Rule::pair => {
+            let s = pair.as_str();
+            let (a, c) = s.split_once('/').unwrap_or((s, "_"));
+            for part in [a, c] {
+                if part.trim_start_matches(['+', '-']).parse::<i64>().is_err()
+                    && !matches!(part, "_" | "±0")
+                {
+                    b.error(Diagnostic::error(
+                        codes::PARSE_INTEGER_TOO_LARGE,
+                        b.file,
+                        span,
+                        "integer too large",
+                        "does not fit in 64 bits",
+                    ));
+                }
+            }
+            ExprKind::Pair(pair_part(a), pair_part(c))
+        }
+        Rule::integer => ExprKind::Int(b.integer(pair)),
+        Rule::string => ExprKind::Str(b.string(pair).value),
+        Rule::bool_lit => ExprKind::Bool(pair.as_str().starts_with('t')),
+        Rule::this_kw => ExprKind::This,
+        Rule::it_kw => ExprKind::It,
+        Rule::you_kw => ExprKind::You,
+        Rule::opponent_kw => ExprKind::Opponent,
+        Rule::each_kw => ExprKind::Each,
+        Rule::ident => ExprKind::Name(b.ident(pair)),
+        Rule::ident_led => {
+            let mut it = pair.into_inner();
+            let name = b.ident(it.next().expect("grammar: name"));
+            match it.next() {
+                None => ExprKind::Name(name),
+                Some(tail) if tail.as_rule() == Rule::typed_tail => {
+                    let z = build(b, children(tail).next().expect("grammar: zone"));
+                    ExprKind::Typed(name, Box::new(z))
+                }
+                Some(args) => ExprKind::Call(name, children(args).map(|x| b.arg(x)).collect()),
+            }
+        }
+        Rule::list_lit => ExprKind::List(children(pair).map(|e| build(b, e)).collect()),
+        Rule::call_expr => {
+            let mut it = children(pair);
+            let name = b.ident(it.next().expect("grammar: callee"));
+            let args = it
+                .next()
+                .map(|a| children(a).map(|x| b.arg(x)).collect())
+                .unwrap_or_default();
+            ExprKind::Call(name, args)
+        }
+        Rule::declare_expr => {
+            ExprKind::Declare(b.ident(children(pair).next().expect("grammar: declared")))
+        }
+        Rule::top_expr => {
+            let mut it = children(pair);
+            let top = it.next().expect("grammar: top").as_rule() == Rule::top_kw;
+            let n = build(b, it.next().expect("grammar: count"));
+            let z = build(b, it.next().expect("grammar: zone"));
+            ExprKind::TopOf(top, Box::new(n), Box::new(z))
+        }
+        Rule::choice_expr => {
+            let mut kind = ChoiceKind::Choose;
+            let mut who = None;
+            let mut quantity = Quantity::Any;
+            let mut from = None;
+            for p in children(pair) {
+                match p.as_rule() {
+                    Rule::target_kw => kind = ChoiceKind::Target,
+                    Rule::choose_kw => kind = ChoiceKind::Choose,
+                    Rule::search_kw => kind = ChoiceKind::Search,
+                    Rule::who => {
+                        who = Some(Box::new(build(
+                            b,
+                            children(p).next().expect("grammar: who"),
+                        )))
+                    }
+                    Rule::quantity => {
+                        let q = p.into_inner().next().expect("grammar: quantity");
+                        quantity = match q.as_rule() {
+                            Rule::up_to => Quantity::UpTo(Box::new(build(
+                                b,
+                                children(q).next().expect("grammar: n"),
+                            ))),
+                            Rule::any_number => Quantity::Any,
+                            _ => Quantity::Exactly(Box::new(build(b, q))),
+                        };
+                    }
+                    _ => from = Some(Box::new(build(b, p))),
+                }
+            }
+            ExprKind::Choice {
+                kind,
+                who,
+                quantity,
+                from: from.expect("grammar: choice source"),
+            }
+        }
+        other => unreachable!("grammar: unexpected primary {other:?}"),
+    };
+    Expr { kind, span }
+}

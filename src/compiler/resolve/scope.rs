@@ -1,0 +1,262 @@
+//! The checking context shared by expressions and statements: the symbol
+//! table, local bindings with their types, and what `this`, `it` and `event`
+//! mean where the checker is.
+
+use super::symbols::{Callable, Symbols};
+use crate::base::diagnostic::{codes, did_you_mean, Diagnostic};
+use crate::base::source::{FileId, Span};
+use crate::ir::Type;
+
+/// A type as the checker tracks it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Ty {
+    /// A value of one IR type; `optional` when it may be absent.
+    Of(Type, bool),
+    /// A list of texts (a `text*` field).
+    TextList,
+    /// An error was already reported: accept anything.
+    Unknown,
+}
+
+impl Ty {
+    /// A present value of `t`.
+    pub fn of(t: Type) -> Ty {
+        Ty::Of(t, false)
+    }
+    /// Display form for messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Ty::Of(t, opt) => format!("{}{}", type_name(*t), if *opt { "?" } else { "" }),
+            Ty::TextList => "text list".into(),
+            Ty::Unknown => "unknown".into(),
+        }
+    }
+    /// Whether a value of this type may be used where one of `expected` is wanted.
+    pub fn fits(&self, expected: &[Type]) -> bool {
+        match self {
+            Ty::Unknown => true,
+            Ty::TextList => expected.contains(&Type::Text),
+            Ty::Of(t, _) => expected.iter().any(|e| coerces(*t, *e)),
+        }
+    }
+}
+
+/// Whether a `from` value can stand where a `to` is expected: a card is a set
+/// of one; a zone is the set of its cards; a set of cards given where one card
+/// is expected applies to each of them.
+pub fn coerces(from: Type, to: Type) -> bool {
+    from == to
+        || matches!(
+            (from, to),
+            (Type::Card, Type::Cards) | (Type::Zone, Type::Cards) | (Type::Cards, Type::Card)
+        )
+}
+
+/// The display name of a type.
+pub fn type_name(t: Type) -> &'static str {
+    match t {
+        Type::Number => "number",
+        Type::Bool => "bool",
+        Type::Text => "text",
+        Type::Card => "card",
+        Type::Cards => "cards",
+        Type::Player => "player",
+        Type::Zone => "zone",
+        Type::Pair => "pair",
+    }
+}
+
+/// A local binding.
+#[derive(Debug)]
+pub struct Local {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Ty,
+    /// Where it was bound.
+    pub span: Span,
+    /// Read at least once.
+    pub used: bool,
+    /// Warn when unused (let-bindings only).
+    pub warn_unused: bool,
+}
+
+/// Where checking happens: what the implicit names mean.
+pub struct Ctx<'a> {
+    /// The symbol table.
+    pub sym: &'a Symbols,
+    /// The file being checked.
+    pub file: FileId,
+    /// Diagnostics found.
+    pub diags: &'a mut Vec<Diagnostic>,
+    /// Scopes of local bindings, innermost last.
+    pub scopes: Vec<Vec<Local>>,
+    /// `this` is a card here (in a card's ability, or a verb run for a card).
+    pub has_this: bool,
+    /// The event whose payload `event.x` reads.
+    pub event: Option<&'a Callable>,
+    /// Depth of `where` filters (inside one, `it` is the candidate).
+    pub filter_depth: usize,
+    /// Exact names compared against (`name == "…"`), checked once all packs are loaded.
+    pub exact_names: Vec<(String, Span)>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A context for `file`.
+    pub fn new(sym: &'a Symbols, file: FileId, diags: &'a mut Vec<Diagnostic>) -> Self {
+        Ctx {
+            sym,
+            file,
+            diags,
+            scopes: vec![Vec::new()],
+            has_this: false,
+            event: None,
+            filter_depth: 0,
+            exact_names: Vec::new(),
+        }
+    }
+
+    /// Reports an error.
+    pub fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Opens a scope.
+    pub fn push(&mut self) {
+        self.scopes.push(Vec::new());
+    }
+
+    /// Closes a scope, warning about let-bindings never read.
+    pub fn pop(&mut self) {
+        if let Some(scope) = self.scopes.pop() {
+            for l in scope {
+                if l.warn_unused && !l.used && !l.name.starts_with('_') {
+                    self.diags.push(
+                        Diagnostic::warning(
+                            codes::CHECK_UNUSED_BINDING,
+                            self.file,
+                            l.span,
+                            format!("`{}` is bound but never used", l.name),
+                            "never read",
+                        )
+                        .with_help(format!("remove the binding, or name it `_{}`", l.name)),
+                    );
+                }
+            }
+        }
+    }
+
+    /// Binds a local in the innermost scope.
+    pub fn bind(&mut self, name: &str, ty: Ty, span: Span, warn_unused: bool) {
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push(Local {
+                name: name.to_string(),
+                ty,
+                span,
+                used: false,
+                warn_unused,
+            });
+        }
+    }
+
+    /// Looks a local up, marking it used.
+    pub fn lookup(&mut self, name: &str) -> Option<Ty> {
+        for scope in self.scopes.iter_mut().rev() {
+            if let Some(l) = scope.iter_mut().rev().find(|l| l.name == name) {
+                l.used = true;
+                return Some(l.ty.clone());
+            }
+        }
+        None
+    }
+
+    /// Names of every local in scope (for suggestions).
+    pub fn local_names(&self) -> Vec<String> {
+        self.scopes
+            .iter()
+            .flatten()
+            .map(|l| l.name.clone())
+            .collect()
+    }
+
+    /// Reports a type mismatch unless `ty` fits `expected`.
+    pub fn expect(&mut self, ty: &Ty, expected: &[Type], span: Span, what: &str) {
+        if !ty.fits(expected) {
+            let want: Vec<&str> = expected.iter().map(|t| type_name(*t)).collect();
+            self.error(
+                Diagnostic::error(
+                    codes::RESOLVE_TYPE_MISMATCH,
+                    self.file,
+                    span,
+                    format!(
+                        "{what} must be {}, found {}",
+                        want.join(" or "),
+                        ty.describe()
+                    ),
+                    format!("this is {}", ty.describe()),
+                )
+                .with_help_opt(type_help(ty, expected)),
+            );
+        }
+    }
+
+    /// Reports an unknown name of some namespace with a did-you-mean.
+    pub fn unknown<'n>(
+        &mut self,
+        code: crate::base::diagnostic::Code,
+        what: &str,
+        name: &str,
+        span: Span,
+        candidates: impl IntoIterator<Item = &'n str>,
+    ) {
+        let help = did_you_mean(name, candidates);
+        self.error(
+            Diagnostic::error(
+                code,
+                self.file,
+                span,
+                format!("unknown {what} `{name}`"),
+                format!("no {what} of this name"),
+            )
+            .with_help_opt(help),
+        );
+    }
+
+    /// Reports a name that `owner` (an event, a verb, a card type) does not have.
+    pub fn unknown_in<'n>(
+        &mut self,
+        code: crate::base::diagnostic::Code,
+        owner: &str,
+        what: &str,
+        name: &str,
+        span: Span,
+        candidates: impl IntoIterator<Item = &'n str>,
+    ) {
+        let help = did_you_mean(name, candidates);
+        self.error(
+            Diagnostic::error(
+                code,
+                self.file,
+                span,
+                format!("{owner} has no {what} `{name}`"),
+                format!("no such {what}"),
+            )
+            .with_help_opt(help),
+        );
+    }
+}
+
+fn type_help(ty: &Ty, expected: &[Type]) -> Option<String> {
+    match (ty, expected) {
+        (Ty::Of(Type::Cards, _), [Type::Card]) | (Ty::Of(Type::Cards, _), [Type::Card, ..]) => {
+            Some("choose exactly one: `target 1 …`".into())
+        }
+        (Ty::Of(Type::Text, _), e) if e.contains(&Type::Number) => {
+            Some("write the number without quotes".into())
+        }
+        (Ty::Of(Type::Number, _), e) if e.contains(&Type::Text) => {
+            Some("write the text in quotes".into())
+        }
+        _ => None,
+    }
+}

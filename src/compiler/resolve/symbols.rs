@@ -1,0 +1,1100 @@
+//! The symbol table: every name a ruleset (and the mod packs on top of it)
+//! declares, with what the checker needs to know about it.
+//!
+//! Built in two passes over declarations: names first (so a verb may call one
+//! declared after it), then bodies and defaults (in `resolve::mod`).
+
+use crate::base::diagnostic::{codes, did_you_mean, Diagnostic, Label};
+use crate::base::source::{FileId, Span};
+use crate::compiler::ast::{self, Decl};
+use crate::ir::{self, Type};
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+/// Where a symbol was declared: for duplicate-declaration diagnostics.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Origin {
+    /// The file.
+    pub file: FileId,
+    /// The name's span.
+    pub span: Span,
+}
+
+/// A declared parameter, as the checker sees it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ParamSig {
+    /// The parameter's name.
+    pub name: String,
+    /// Accepted types.
+    pub types: Vec<Type>,
+    /// May be absent.
+    pub optional: bool,
+    /// Has a default value.
+    pub has_default: bool,
+}
+
+/// A callable: verb, procedure, event or keyword.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Callable {
+    /// Qualified id.
+    pub id: String,
+    /// Parameters in order.
+    pub params: Vec<ParamSig>,
+}
+
+/// A zone as the checker sees it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ZoneSym {
+    /// Qualified id.
+    pub id: String,
+    /// Slot names.
+    pub slots: Vec<String>,
+}
+
+/// A stat as the checker sees it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StatSym {
+    /// Qualified id.
+    pub id: String,
+    /// Number of components (0 for a plain stat).
+    pub components: usize,
+}
+
+/// A counter as the checker sees it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CounterSym {
+    /// Qualified id.
+    pub id: String,
+    /// Kept on players.
+    pub on_players: bool,
+    /// Kept on cards.
+    pub on_cards: bool,
+}
+
+/// A state as the checker sees it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct StateSym {
+    /// Qualified id of the member (or flag).
+    pub id: String,
+    /// A flag (can be cleared) rather than a member of a group.
+    pub flag: bool,
+}
+
+/// A card type as the checker sees it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CardTypeSym {
+    /// Qualified id.
+    pub id: String,
+    /// Its schema.
+    pub fields: Vec<ir::FieldSchema>,
+}
+
+/// An ability kind as the checker sees it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct KindSym {
+    /// Qualified id.
+    pub id: String,
+    /// Core semantics.
+    pub semantics: ir::Semantics,
+    /// Zone it works from.
+    pub from_zone: Option<String>,
+}
+
+/// Every name in scope for a game's cards.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Symbols {
+    /// The game's id.
+    pub game: String,
+    /// Zones by name.
+    pub zones: HashMap<String, ZoneSym>,
+    /// States (group members and flags) by name.
+    pub states: HashMap<String, StateSym>,
+    /// State groups by name (not usable as a state themselves).
+    pub state_groups: HashMap<String, String>,
+    /// Stats by name.
+    pub stats: HashMap<String, StatSym>,
+    /// Layer ids by operator.
+    pub layer_ops: HashMap<String, String>,
+    /// Layers by name (those applied by name have no operator).
+    pub layers: HashMap<String, (String, bool)>,
+    /// Counters by name.
+    pub counters: HashMap<String, CounterSym>,
+    /// Card types by name.
+    pub card_types: HashMap<String, CardTypeSym>,
+    /// Keywords by name.
+    pub keywords: HashMap<String, Callable>,
+    /// Ability kinds by name.
+    pub kinds: HashMap<String, KindSym>,
+    /// Attributes by name.
+    pub attributes: HashMap<String, String>,
+    /// Events by name.
+    pub events: HashMap<String, Callable>,
+    /// Moments by name.
+    pub moments: HashMap<String, String>,
+    /// Verbs by name.
+    pub verbs: HashMap<String, Callable>,
+    /// Procedures by name.
+    pub procedures: HashMap<String, Callable>,
+    /// Player actions by name (what windows offer), to their ids.
+    pub actions: HashMap<String, String>,
+    /// Schema field names of every card type (for filters and declarations).
+    pub field_names: HashMap<String, ir::FieldType>,
+    /// Slot relations by name (`facing`): a card's related card across the table.
+    pub relations: HashMap<String, String>,
+    /// Card-number normalization of the game.
+    pub number_rules: Vec<ir::NormRule>,
+    /// Name normalization of the game.
+    pub name_rules: Vec<ir::NormRule>,
+    /// Where each name was declared (duplicate checks): (namespace, name) → origin.
+    pub origins: HashMap<(String, String), Origin>,
+}
+
+impl Symbols {
+    /// Adds every name of `other` (a pack this one requires).
+    pub fn merge(&mut self, other: &Symbols) {
+        if self.game.is_empty() {
+            self.game = other.game.clone();
+        }
+        self.zones
+            .extend(other.zones.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.states
+            .extend(other.states.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.state_groups.extend(
+            other
+                .state_groups
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        self.stats
+            .extend(other.stats.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.layer_ops
+            .extend(other.layer_ops.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.layers
+            .extend(other.layers.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.counters
+            .extend(other.counters.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.card_types
+            .extend(other.card_types.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.keywords
+            .extend(other.keywords.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.kinds
+            .extend(other.kinds.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.attributes
+            .extend(other.attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.events
+            .extend(other.events.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.moments
+            .extend(other.moments.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.verbs
+            .extend(other.verbs.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.procedures
+            .extend(other.procedures.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.actions
+            .extend(other.actions.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.field_names.extend(
+            other
+                .field_names
+                .iter()
+                .map(|(k, v)| (k.clone(), v.clone())),
+        );
+        self.relations
+            .extend(other.relations.iter().map(|(k, v)| (k.clone(), v.clone())));
+        self.origins
+            .extend(other.origins.iter().map(|(k, v)| (k.clone(), *v)));
+        if self.number_rules.is_empty() {
+            self.number_rules = other.number_rules.clone();
+        }
+        if self.name_rules.is_empty() {
+            self.name_rules = other.name_rules.clone();
+        }
+    }
+}
+
+/// Core zone properties.
+pub const ZONE_PROPS: &[&str] = &[
+    "public",
+    "private",
+    "owner_sees",
+    "ordered",
+    "unordered",
+    "per_player",
+    "shared",
+    "bare_means_every",
+    "in_play",
+    "to_owner",
+    "shuffle_when_seen",
+];
+/// Core field types of card-type schemas.
+pub const FIELD_TYPES: &[&str] = &["number", "text", "bool", "stat"];
+/// Core value types of parameters.
+pub const VALUE_TYPES: &[&str] = &[
+    "number", "bool", "text", "card", "cards", "player", "zone", "pair",
+];
+/// Core ability semantics.
+pub const SEMANTICS: &[&str] = &["activated", "triggered", "continuous", "replacement"];
+/// Core keyword meanings.
+pub const KEYWORD_MEANINGS: &[&str] = &["untargetable"];
+/// Core event meanings (`event relocates(…) = move`).
+pub const CORE_EVENTS: &[&str] = &["move", "enter", "leave", "declare"];
+/// Core attribute flags.
+pub const ATTRIBUTE_FLAGS: &[&str] = &["unnegatable", "carried", "response"];
+/// Core normalization rules.
+pub const NORM_RULES: &[&str] = &[
+    "nfkc",
+    "fold_spaces",
+    "remove_spaces",
+    "trim",
+    "uppercase",
+    "lowercase",
+    "strip_prefix",
+    "strip_suffix",
+];
+/// Core deck rules.
+pub const DECK_RULES: &[&str] = &["size", "min_size", "max_size", "copies", "max"];
+/// Fields every card has.
+pub const COMMON_FIELDS: &[&str] = &["number", "type", "keywords", "name"];
+
+/// The core meaning of an event, by its name in `= …`.
+pub fn core_event(name: &str) -> Option<ir::CoreEvent> {
+    Some(match name {
+        "move" => ir::CoreEvent::Move,
+        "enter" => ir::CoreEvent::Enter,
+        "leave" => ir::CoreEvent::Leave,
+        "declare" => ir::CoreEvent::Declare,
+        _ => return None,
+    })
+}
+
+/// Parses a value type name.
+pub fn value_type(name: &str) -> Option<Type> {
+    Some(match name {
+        "number" => Type::Number,
+        "bool" => Type::Bool,
+        "text" => Type::Text,
+        "card" => Type::Card,
+        "cards" => Type::Cards,
+        "player" => Type::Player,
+        "zone" => Type::Zone,
+        "pair" => Type::Pair,
+        _ => return None,
+    })
+}
+
+/// Collects declarations into [`Symbols`] and the IR ruleset skeleton
+/// (procedure bodies are filled in later by the resolver).
+pub struct Declarer<'a> {
+    /// The table being built.
+    pub sym: &'a mut Symbols,
+    /// The IR ruleset being built.
+    pub ruleset: &'a mut ir::Ruleset,
+    /// Diagnostics.
+    pub diags: &'a mut Vec<Diagnostic>,
+    /// The qualifier of ids declared here (the pack's name).
+    pub pack: String,
+    /// The file being read.
+    pub file: FileId,
+}
+
+impl Declarer<'_> {
+    fn qualify(&self, name: &str) -> String {
+        format!("{}:{}", self.pack, name)
+    }
+
+    /// Records a declaration of `name` in namespace `ns`; false (and a diagnostic) when it is a duplicate.
+    fn claim(&mut self, ns: &'static str, name: &ast::Ident) -> bool {
+        let key = (ns.to_string(), name.name.clone());
+        if let Some(prev) = self.sym.origins.get(&key) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_DUPLICATE_DECLARATION,
+                    self.file,
+                    name.span,
+                    format!("{ns} `{}` is declared twice", name.name),
+                    "declared again here",
+                )
+                .with_related(Label::new(prev.file, prev.span, "first declared here"))
+                .with_help("remove one of the two declarations, or rename one"),
+            );
+            return false;
+        }
+        self.sym.origins.insert(
+            key,
+            Origin {
+                file: self.file,
+                span: name.span,
+            },
+        );
+        true
+    }
+
+    fn invalid(&mut self, span: Span, what: &str, got: &str, allowed: &[&str]) {
+        let help = did_you_mean(got, allowed.iter().copied())
+            .unwrap_or_else(|| format!("one of: {}", allowed.join(", ")));
+        self.diags.push(
+            Diagnostic::error(
+                codes::RESOLVE_INVALID_DECLARATION,
+                self.file,
+                span,
+                format!(
+                    "`{got}` is not {} {what} the core knows",
+                    crate::base::diagnostic::article(what)
+                ),
+                format!("not {} {what}", crate::base::diagnostic::article(what)),
+            )
+            .with_help(help),
+        );
+    }
+
+    fn labelled(&self, named: &ast::Named) -> ir::Labelled {
+        ir::Labelled {
+            id: self.qualify(&named.name.name),
+            label: named.label.as_ref().map(|l| l.value.clone()),
+        }
+    }
+
+    /// Parameter signatures, checking type names.
+    pub fn params(&mut self, params: &[ast::Param]) -> Vec<ParamSig> {
+        params
+            .iter()
+            .map(|p| {
+                let mut types = Vec::new();
+                for t in &p.types {
+                    match value_type(&t.name) {
+                        Some(ty) => types.push(ty),
+                        None => self.invalid(t.span, "value type", &t.name, VALUE_TYPES),
+                    }
+                }
+                ParamSig {
+                    name: p.name.name.clone(),
+                    types,
+                    optional: p.optional,
+                    has_default: p.default.is_some(),
+                }
+            })
+            .collect()
+    }
+
+    /// First pass over one declaration: records its name and non-body data.
+    pub fn declare(&mut self, decl: &Decl) {
+        match decl {
+            Decl::Players(n, span) => {
+                if *n < 1 || *n > 16 {
+                    self.diags.push(Diagnostic::error(
+                        codes::RESOLVE_INVALID_DECLARATION,
+                        self.file,
+                        *span,
+                        "a game has 1 to 16 players",
+                        "out of range",
+                    ));
+                }
+                self.ruleset.players = (*n).clamp(1, 16) as u32;
+            }
+            Decl::Zone(z) => {
+                if !self.claim("zone", &z.named.name) {
+                    return;
+                }
+                let mut zone = ir::Zone {
+                    name: self.labelled(&z.named),
+                    visibility: ir::Visibility::Public,
+                    ordered: false,
+                    per_player: true,
+                    bare_means_every: false,
+                    in_play: false,
+                    to_owner: false,
+                    shuffle_when_seen: false,
+                    slots: z.slots.iter().map(|s| s.name.clone()).collect(),
+                    relations: Vec::new(),
+                };
+                for p in &z.props {
+                    match p.name.as_str() {
+                        "public" => zone.visibility = ir::Visibility::Public,
+                        "private" => zone.visibility = ir::Visibility::Private,
+                        "owner_sees" => zone.visibility = ir::Visibility::OwnerSees,
+                        "ordered" => zone.ordered = true,
+                        "unordered" => zone.ordered = false,
+                        "per_player" => zone.per_player = true,
+                        "shared" => zone.per_player = false,
+                        "bare_means_every" => zone.bare_means_every = true,
+                        "in_play" => zone.in_play = true,
+                        "to_owner" => zone.to_owner = true,
+                        "shuffle_when_seen" => zone.shuffle_when_seen = true,
+                        other => self.invalid(p.span, "zone property", other, ZONE_PROPS),
+                    }
+                }
+                for r in &z.relations {
+                    for (a, b) in &r.pairs {
+                        for s in [a, b] {
+                            if !zone.slots.contains(&s.name) {
+                                let help =
+                                    did_you_mean(&s.name, zone.slots.iter().map(String::as_str));
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        codes::RESOLVE_UNKNOWN_NAME,
+                                        self.file,
+                                        s.span,
+                                        format!(
+                                            "zone `{}` has no slot `{}`",
+                                            z.named.name.name, s.name
+                                        ),
+                                        "unknown slot",
+                                    )
+                                    .with_help_opt(help),
+                                );
+                            }
+                        }
+                    }
+                    self.sym.relations.insert(
+                        r.name.name.clone(),
+                        format!("{}.{}", zone.name.id, r.name.name),
+                    );
+                    zone.relations.push(ir::Relation {
+                        name: r.name.name.clone(),
+                        pairs: r
+                            .pairs
+                            .iter()
+                            .map(|(a, b)| (a.name.clone(), b.name.clone()))
+                            .collect(),
+                    });
+                }
+                self.sym.zones.insert(
+                    z.named.name.name.clone(),
+                    ZoneSym {
+                        id: zone.name.id.clone(),
+                        slots: zone.slots.clone(),
+                    },
+                );
+                self.ruleset.zones.push(zone);
+            }
+            Decl::State(s) => {
+                if !self.claim("state", &s.named.name) {
+                    return;
+                }
+                let group = self.labelled(&s.named);
+                if s.members.is_empty() {
+                    self.sym.states.insert(
+                        s.named.name.name.clone(),
+                        StateSym {
+                            id: group.id.clone(),
+                            flag: true,
+                        },
+                    );
+                } else {
+                    self.sym
+                        .state_groups
+                        .insert(s.named.name.name.clone(), group.id.clone());
+                }
+                let mut members = Vec::new();
+                for m in &s.members {
+                    if !self.claim("state", &m.name) {
+                        continue;
+                    }
+                    let l = self.labelled(m);
+                    self.sym.states.insert(
+                        m.name.name.clone(),
+                        StateSym {
+                            id: l.id.clone(),
+                            flag: false,
+                        },
+                    );
+                    members.push(l);
+                }
+                self.ruleset.states.push(ir::StateGroup {
+                    name: group,
+                    members,
+                });
+            }
+            Decl::Stat(s) => {
+                if !self.claim("stat", &s.named.name) {
+                    return;
+                }
+                let mut components = Vec::new();
+                for c in &s.components {
+                    match self.sym.stats.get(&c.name) {
+                        Some(st) if st.components == 0 => components.push(st.id.clone()),
+                        _ => {
+                            let help =
+                                did_you_mean(&c.name, self.sym.stats.keys().map(String::as_str));
+                            self.diags.push(
+                                Diagnostic::error(
+                                    codes::RESOLVE_UNKNOWN_STAT,
+                                    self.file,
+                                    c.span,
+                                    format!("unknown stat `{}`", c.name),
+                                    "not a plain stat declared above",
+                                )
+                                .with_help_opt(help.or_else(
+                                    || {
+                                        Some(
+                                            "declare the component stats before the composite"
+                                                .into(),
+                                        )
+                                    },
+                                )),
+                            );
+                        }
+                    }
+                }
+                let mut floor = None;
+                for (p, v) in &s.props {
+                    match (p.name.as_str(), v) {
+                        ("floor", Some(v)) => floor = Some(*v),
+                        _ => self.invalid(p.span, "stat property", &p.name, &["floor <n>"]),
+                    }
+                }
+                let stat = ir::Stat {
+                    name: self.labelled(&s.named),
+                    components,
+                    floor,
+                };
+                // Even with a bad component, the stat stays composite: no cascade of pair errors.
+                self.sym.stats.insert(
+                    s.named.name.name.clone(),
+                    StatSym {
+                        id: stat.name.id.clone(),
+                        components: s.components.len(),
+                    },
+                );
+                self.ruleset.stats.push(stat);
+            }
+            Decl::Layer(l) => {
+                if !self.claim("layer", &l.named.name) {
+                    return;
+                }
+                let layer = ir::Layer {
+                    name: self.labelled(&l.named),
+                    ops: l.ops.iter().map(|(o, _)| o.clone()).collect(),
+                };
+                for (op, span) in &l.ops {
+                    // The grammar only accepts the core operators; a second claim is the error.
+                    let key = ("operator".to_string(), op.clone());
+                    if let Some(prev) = self.sym.origins.get(&key).copied() {
+                        let owner = self
+                            .sym
+                            .layer_ops
+                            .get(op)
+                            .map(|id| id.rsplit(':').next().unwrap_or(id).to_string())
+                            .unwrap_or_default();
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::RESOLVE_DUPLICATE_DECLARATION,
+                                self.file,
+                                *span,
+                                format!("operator `{op}` already selects layer `{owner}`"),
+                                "claimed again here",
+                            )
+                            .with_related(Label::new(prev.file, prev.span, "first claimed here"))
+                            .with_help("each operator selects one layer"),
+                        );
+                    } else {
+                        self.sym.origins.insert(
+                            key,
+                            Origin {
+                                file: self.file,
+                                span: *span,
+                            },
+                        );
+                        self.sym.layer_ops.insert(op.clone(), layer.name.id.clone());
+                    }
+                }
+                self.sym.layers.insert(
+                    l.named.name.name.clone(),
+                    (layer.name.id.clone(), layer.ops.is_empty()),
+                );
+                self.ruleset.layers.push(layer);
+            }
+            Decl::Counter(c) => {
+                if !self.claim("counter", &c.named.name) {
+                    return;
+                }
+                let mut on_players = false;
+                let mut on_cards = false;
+                for o in &c.on {
+                    match o.name.as_str() {
+                        "player" => on_players = true,
+                        "card" => on_cards = true,
+                        other => self.invalid(o.span, "counter holder", other, &["player", "card"]),
+                    }
+                }
+                let counter = ir::Counter {
+                    name: self.labelled(&c.named),
+                    on_players,
+                    on_cards,
+                };
+                self.sym.counters.insert(
+                    c.named.name.name.clone(),
+                    CounterSym {
+                        id: counter.name.id.clone(),
+                        on_players,
+                        on_cards,
+                    },
+                );
+                self.ruleset.counters.push(counter);
+            }
+            Decl::CardType(t) => {
+                if !self.claim("card type", &t.named.name) {
+                    return;
+                }
+                let mut fields: Vec<ir::FieldSchema> = Vec::new();
+                for f in &t.fields {
+                    if COMMON_FIELDS.contains(&f.name.name.as_str()) {
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::RESOLVE_DUPLICATE_DECLARATION,
+                                self.file,
+                                f.name.span,
+                                format!("every card already has a `{}` field", f.name.name),
+                                "built in",
+                            )
+                            .with_help("remove this line"),
+                        );
+                        continue;
+                    }
+                    if fields.iter().any(|g| g.name == f.name.name) {
+                        self.diags.push(Diagnostic::error(
+                            codes::RESOLVE_DUPLICATE_DECLARATION,
+                            self.file,
+                            f.name.span,
+                            format!("field `{}` is declared twice", f.name.name),
+                            "again here",
+                        ));
+                        continue;
+                    }
+                    let ty = match f.ty.name.as_str() {
+                        "number" => ir::FieldType::Number,
+                        "text" => ir::FieldType::Text,
+                        "bool" => ir::FieldType::Bool,
+                        "stat" => match self.sym.stats.get(&f.name.name) {
+                            Some(s) => ir::FieldType::Stat(s.id.clone()),
+                            None => {
+                                let help = did_you_mean(
+                                    &f.name.name,
+                                    self.sym.stats.keys().map(String::as_str),
+                                );
+                                self.diags.push(
+                                    Diagnostic::error(codes::RESOLVE_UNKNOWN_STAT, self.file, f.name.span, format!("a `stat` field must be named after a stat; `{}` is none", f.name.name), "no such stat")
+                                        .with_help_opt(help),
+                                );
+                                continue;
+                            }
+                        },
+                        other => {
+                            self.invalid(f.ty.span, "field type", other, FIELD_TYPES);
+                            continue;
+                        }
+                    };
+                    self.sym
+                        .field_names
+                        .entry(f.name.name.clone())
+                        .or_insert_with(|| ty.clone());
+                    fields.push(ir::FieldSchema {
+                        name: f.name.name.clone(),
+                        ty,
+                        optional: f.mult.is_some(),
+                        list: f.mult == Some('*'),
+                    });
+                }
+                let counts_as = t.counts_as.as_ref().and_then(|(ty, zone)| {
+                    let Some(target) = self.sym.card_types.get(&ty.name).map(|c| c.id.clone())
+                    else {
+                        let help =
+                            did_you_mean(&ty.name, self.sym.card_types.keys().map(String::as_str))
+                                .unwrap_or_else(|| "declare that card type before this one".into());
+                        self.diags.push(
+                            Diagnostic::error(
+                                codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                                self.file,
+                                ty.span,
+                                format!("unknown card type `{}`", ty.name),
+                                "no card type of this name declared before",
+                            )
+                            .with_help(help),
+                        );
+                        return None;
+                    };
+                    let zone = match zone {
+                        None => None,
+                        Some(z) => match self.sym.zones.get(&z.name) {
+                            Some(zs) => Some(zs.id.clone()),
+                            None => {
+                                let help = did_you_mean(
+                                    &z.name,
+                                    self.sym.zones.keys().map(String::as_str),
+                                );
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        codes::RESOLVE_UNKNOWN_ZONE,
+                                        self.file,
+                                        z.span,
+                                        format!("unknown zone `{}`", z.name),
+                                        "no zone of this name",
+                                    )
+                                    .with_help_opt(help),
+                                );
+                                return None;
+                            }
+                        },
+                    };
+                    Some(ir::CountsAs {
+                        card_type: target,
+                        zone,
+                    })
+                });
+                let ct = ir::CardType {
+                    name: self.labelled(&t.named),
+                    counts_as,
+                    fields,
+                };
+                self.sym.card_types.insert(
+                    t.named.name.name.clone(),
+                    CardTypeSym {
+                        id: ct.name.id.clone(),
+                        fields: ct.fields.clone(),
+                    },
+                );
+                self.ruleset.card_types.push(ct);
+            }
+            Decl::Durations(m) => match self.sym.moments.get(&m.name) {
+                Some(id) => self.ruleset.default_duration = Some(id.clone()),
+                None => {
+                    let help = did_you_mean(&m.name, self.sym.moments.keys().map(String::as_str))
+                        .unwrap_or_else(|| "declare it with `moment` first".into());
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::RESOLVE_UNKNOWN_MOMENT,
+                            self.file,
+                            m.span,
+                            format!("unknown moment `{}`", m.name),
+                            "no moment of this name",
+                        )
+                        .with_help(help),
+                    );
+                }
+            },
+            Decl::Keyword(k) => {
+                if let Some(sem) = &k.semantics {
+                    if !KEYWORD_MEANINGS.contains(&sem.name.as_str()) {
+                        self.invalid(sem.span, "keyword meaning", &sem.name, KEYWORD_MEANINGS);
+                    }
+                }
+                if !self.claim("keyword", &k.named.name) {
+                    return;
+                }
+                let params = self.params(&k.params);
+                let id = self.qualify(&k.named.name.name);
+                self.sym
+                    .keywords
+                    .insert(k.named.name.name.clone(), Callable { id, params });
+            }
+            Decl::AbilityKind(a) => {
+                if !self.claim("ability kind", &a.named.name) {
+                    return;
+                }
+                let semantics = match a.semantics.name.as_str() {
+                    "activated" => ir::Semantics::Activated,
+                    "triggered" => ir::Semantics::Triggered,
+                    "continuous" => ir::Semantics::Continuous,
+                    "replacement" => ir::Semantics::Replacement,
+                    other => {
+                        self.invalid(a.semantics.span, "ability semantics", other, SEMANTICS);
+                        return;
+                    }
+                };
+                let from_zone = a.from_zone.as_ref().and_then(|z| self.zone_id(z));
+                let kind = ir::AbilityKind {
+                    name: self.labelled(&a.named),
+                    semantics,
+                    from_zone: from_zone.clone(),
+                };
+                self.sym.kinds.insert(
+                    a.named.name.name.clone(),
+                    KindSym {
+                        id: kind.name.id.clone(),
+                        semantics,
+                        from_zone,
+                    },
+                );
+                self.ruleset.ability_kinds.push(kind);
+            }
+            Decl::Attribute(a) => {
+                if !self.claim("attribute", &a.named.name) {
+                    return;
+                }
+                let semantics = match a.semantics.name.as_str() {
+                    "unnegatable" => ir::AttributeSemantics::Unnegatable,
+                    "carried" => ir::AttributeSemantics::Carried,
+                    "response" => ir::AttributeSemantics::Response,
+                    other => {
+                        self.invalid(a.semantics.span, "attribute flag", other, ATTRIBUTE_FLAGS);
+                        return;
+                    }
+                };
+                let attr = ir::Attribute {
+                    name: self.labelled(&a.named),
+                    semantics,
+                };
+                self.sym
+                    .attributes
+                    .insert(a.named.name.name.clone(), attr.name.id.clone());
+                self.ruleset.attributes.push(attr);
+            }
+            Decl::Event(e) => {
+                if let Some(core) = &e.core {
+                    self.check_core_event(e, core);
+                }
+                if !self.claim("event", &e.named.name) {
+                    return;
+                }
+                let params = self.params(&e.params);
+                let id = self.qualify(&e.named.name.name);
+                self.sym
+                    .events
+                    .insert(e.named.name.name.clone(), Callable { id, params });
+            }
+            Decl::Moment(m) => {
+                if !self.claim("moment", &m.name) {
+                    return;
+                }
+                let l = self.labelled(m);
+                self.sym.moments.insert(m.name.name.clone(), l.id.clone());
+                self.ruleset.moments.push(l);
+            }
+            Decl::Verb(v) | Decl::Procedure(v) => {
+                let is_verb = matches!(decl, Decl::Verb(_));
+                if !self.claim(if is_verb { "verb" } else { "procedure" }, &v.named.name) {
+                    return;
+                }
+                let params = self.params(&v.params);
+                let id = self.qualify(&v.named.name.name);
+                let map = if is_verb {
+                    &mut self.sym.verbs
+                } else {
+                    &mut self.sym.procedures
+                };
+                map.insert(v.named.name.name.clone(), Callable { id, params });
+            }
+            Decl::Setup(word, _) | Decl::Turn(word, _) => {
+                let what = if matches!(decl, Decl::Setup(..)) {
+                    "setup"
+                } else {
+                    "turn"
+                };
+                let key = ("block".to_string(), what.to_string());
+                if let Some(prev) = self.sym.origins.get(&key) {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::RESOLVE_DUPLICATE_DECLARATION,
+                            self.file,
+                            *word,
+                            format!("a ruleset has one `{what}` block; this is a second one"),
+                            "a second one",
+                        )
+                        .with_related(Label::new(prev.file, prev.span, "the first one"))
+                        .with_help(format!("merge the two into one `{what} {{ … }}`")),
+                    );
+                    return;
+                }
+                self.sym.origins.insert(
+                    key,
+                    Origin {
+                        file: self.file,
+                        span: *word,
+                    },
+                );
+            }
+            Decl::Action(a) => {
+                if !self.claim("action", &a.named.name) {
+                    return;
+                }
+                let id = self.qualify(&a.named.name.name);
+                self.sym.actions.insert(a.named.name.name.clone(), id);
+            }
+            Decl::Rule(r) => {
+                self.claim("rule", &r.named.name);
+            }
+            Decl::Numbers(rules, _) => {
+                let r = self.norm_rules(rules);
+                self.ruleset.numbers = r;
+            }
+            Decl::Names(rules, _) => {
+                let r = self.norm_rules(rules);
+                self.ruleset.names = r;
+            }
+            Decl::Deck(rules, _) => {
+                for r in rules {
+                    let value = r.value.clamp(0, u32::MAX as i64) as u32;
+                    let rule = match (r.name.name.as_str(), &r.qualifier) {
+                        ("size", None) => ir::DeckRule::Size(value),
+                        ("min_size", None) => ir::DeckRule::MinSize(value),
+                        ("max_size", None) => ir::DeckRule::MaxSize(value),
+                        ("copies", Some(q)) if q.name == "per_number" => ir::DeckRule::Copies {
+                            max: value,
+                            per: ir::CopiesPer::Number,
+                        },
+                        ("copies", Some(q)) if q.name == "per_name" => ir::DeckRule::Copies {
+                            max: value,
+                            per: ir::CopiesPer::Name,
+                        },
+                        ("max", Some(q)) => match self.sym.card_types.get(&q.name) {
+                            Some(t) => ir::DeckRule::MaxOfType {
+                                max: value,
+                                card_type: t.id.clone(),
+                            },
+                            None => {
+                                let help = did_you_mean(
+                                    &q.name,
+                                    self.sym.card_types.keys().map(String::as_str),
+                                );
+                                self.diags.push(
+                                    Diagnostic::error(
+                                        codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                                        self.file,
+                                        q.span,
+                                        format!("unknown card type `{}`", q.name),
+                                        "no such card type",
+                                    )
+                                    .with_help_opt(help),
+                                );
+                                continue;
+                            }
+                        },
+                        ("copies", Some(q)) => {
+                            self.invalid(
+                                q.span,
+                                "copies qualifier",
+                                &q.name,
+                                &["per_number", "per_name"],
+                            );
+                            continue;
+                        }
+                        (name, _) => {
+                            self.invalid(
+                                r.name.span,
+                                "deck rule",
+                                name,
+                                &["size", "min_size", "max_size", "copies", "max"],
+                            );
+                            continue;
+                        }
+                    };
+                    self.ruleset.deck.push(rule);
+                }
+            }
+        }
+    }
+
+    /// Checks that an event given a core meaning (`= move`) has the payload the core fills in:
+    /// its first parameters by type, and nothing else the core could not give.
+    fn check_core_event(&mut self, e: &ast::EventDecl, core: &ast::Ident) {
+        let (shape, written): (&[&str], &str) = match core.name.as_str() {
+            "move" => (
+                &["card", "zone", "zone"],
+                "(card: card, from: zone, to: zone)",
+            ),
+            "enter" | "leave" => (&["card", "zone"], "(card: card, zone: zone)"),
+            "declare" => (&["player", "text"], "(player: player, value: text)"),
+            other => {
+                self.invalid(core.span, "event meaning", other, CORE_EVENTS);
+                return;
+            }
+        };
+        let name = &e.named.name.name;
+        let fits = e.params.len() >= shape.len()
+            && shape
+                .iter()
+                .zip(&e.params)
+                .all(|(t, p)| matches!(p.types.as_slice(), [one] if one.name == *t));
+        if !fits {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_CORE_EVENT_PAYLOAD,
+                    self.file,
+                    core.span,
+                    format!(
+                        "`= {}` needs a payload that starts with {written}",
+                        core.name
+                    ),
+                    format!("`{name}` does not"),
+                )
+                .with_help(format!(
+                    "the core fills the first parameters in this order (their names are free): \
+                     `event {name}{written} = {}`",
+                    core.name
+                )),
+            );
+            return;
+        }
+        if let Some(p) = e
+            .params
+            .iter()
+            .skip(shape.len())
+            .find(|p| !p.optional && p.default.is_none())
+        {
+            let types: Vec<&str> = p.types.iter().map(|t| t.name.as_str()).collect();
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_CORE_EVENT_PAYLOAD,
+                    self.file,
+                    core.span,
+                    format!(
+                        "the core emits `{name}` without `{}`, but the parameter is required",
+                        p.name.name
+                    ),
+                    "the core cannot give it",
+                )
+                .with_related(Label::new(
+                    self.file,
+                    p.name.span,
+                    "not part of the core's payload",
+                ))
+                .with_help(format!(
+                    "make it optional (`{}: {}?`), or remove it",
+                    p.name.name,
+                    types.join(" | ")
+                )),
+            );
+        }
+    }
+
+    fn zone_id(&mut self, z: &ast::Ident) -> Option<String> {
+        match self.sym.zones.get(&z.name) {
+            Some(zone) => Some(zone.id.clone()),
+            None => {
+                let help = did_you_mean(&z.name, self.sym.zones.keys().map(String::as_str));
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::RESOLVE_UNKNOWN_ZONE,
+                        self.file,
+                        z.span,
+                        format!("unknown zone `{}`", z.name),
+                        "no zone of this name",
+                    )
+                    .with_help_opt(help),
+                );
+                None
+            }
+        }
+    }
+
+    fn norm_rules(&mut self, rules: &[ast::NormRule]) -> Vec<ir::NormRule> {
+        let mut out = Vec::new();
+        for r in rules {
+            let args: Vec<String> = r.args.iter().map(|a| a.value.clone()).collect();
+            let rule = match r.name.name.as_str() {
+                "nfkc" => ir::NormRule::Nfkc,
+                "fold_spaces" => ir::NormRule::FoldSpaces,
+                "remove_spaces" => ir::NormRule::RemoveSpaces,
+                "trim" => ir::NormRule::Trim,
+                "uppercase" => ir::NormRule::Uppercase,
+                "lowercase" => ir::NormRule::Lowercase,
+                "strip_prefix" => ir::NormRule::StripPrefix(args),
+                "strip_suffix" => ir::NormRule::StripSuffix(args),
+                other => {
+                    self.invalid(r.name.span, "normalization rule", other, NORM_RULES);
+                    continue;
+                }
+            };
+            out.push(rule);
+        }
+        out
+    }
+}

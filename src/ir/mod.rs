@@ -1,0 +1,1150 @@
+//! The intermediate representation: plain serde data, the one contract
+//! between the compiler and the engine.
+//!
+//! - Every name is resolved to a symbolic id qualified by the pack that
+//!   declares it (`mygame:crypt`), never to a numeric index, so adding a
+//!   declaration does not churn every snapshot.
+//! - Source positions are not stored inline: [`SpanTable`] maps node paths to
+//!   spans on the side, so IR snapshots stay stable when a comment moves.
+//! - `docs/ir.md` documents what each node reads, changes and emits.
+//! - Every field is always written (no skipped defaults, no flattening), so
+//!   the same types serialize to pretty JSON for review and to a compact
+//!   binary form for the compiled-pack cache.
+
+pub mod normalize;
+pub mod outline;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Bumped whenever the shape of the IR changes.
+pub const IR_VERSION: u32 = 2;
+
+/// A symbolic id qualified by pack: `mygame:crypt`.
+pub type Id = String;
+
+/// One compiled pack: its ruleset (game packs) and its cards.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pack {
+    /// [`IR_VERSION`] at compile time.
+    pub ir_version: u32,
+    /// The pack's name (the qualifier of its ids).
+    pub name: String,
+    /// The pack's version.
+    pub version: String,
+    /// The game its cards are for.
+    pub game: String,
+    /// The packs it requires.
+    pub requires: Vec<String>,
+    /// The ruleset, for a game pack; declarations a mod pack adds are merged in their own ruleset part.
+    pub ruleset: Option<Ruleset>,
+    /// Cards, in source order.
+    pub cards: Vec<Card>,
+}
+
+/// Everything a game declares.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, Default)]
+pub struct Ruleset {
+    /// The game's id.
+    pub id: String,
+    /// Display title.
+    pub title: Option<String>,
+    /// Number of seats.
+    pub players: u32,
+    /// Zones.
+    pub zones: Vec<Zone>,
+    /// State groups and flags.
+    pub states: Vec<StateGroup>,
+    /// Stats.
+    pub stats: Vec<Stat>,
+    /// Modifier layers, in application order.
+    pub layers: Vec<Layer>,
+    /// Counters on players and cards.
+    pub counters: Vec<Counter>,
+    /// Card types and their schemas.
+    pub card_types: Vec<CardType>,
+    /// Keyword abilities.
+    pub keywords: Vec<Keyword>,
+    /// Ability kinds.
+    pub ability_kinds: Vec<AbilityKind>,
+    /// Ability attributes.
+    pub attributes: Vec<Attribute>,
+    /// Events.
+    pub events: Vec<Event>,
+    /// Moments durations end at.
+    pub moments: Vec<Labelled>,
+    /// Verbs.
+    pub verbs: Vec<Procedure>,
+    /// Rules procedures.
+    pub procedures: Vec<Procedure>,
+    /// Card-number normalization.
+    pub numbers: Vec<NormRule>,
+    /// Name normalization.
+    pub names: Vec<NormRule>,
+    /// Deck construction rules.
+    pub deck: Vec<DeckRule>,
+    /// The moment an effect lasts until when its text names no duration (PM: end of turn);
+    /// `null`: while its card stays in its zone.
+    pub default_duration: Option<Id>,
+    /// `setup { … }`: run once when a game starts, the first player resolving it.
+    pub setup: Vec<Stmt>,
+    /// `turn { … }`: run for every turn, the turn player resolving it; the engine runs turns
+    /// in seat order until the game ends.
+    pub turn: Vec<Stmt>,
+    /// The phases the turn's `phase` statements name, in order.
+    pub phases: Vec<Labelled>,
+    /// Player actions that windows offer.
+    pub actions: Vec<Action>,
+    /// Rule actions, run at every check timing (once per player each, in turn order) until
+    /// none changes the game.
+    pub rules: Vec<Rule>,
+}
+
+/// `action raid "Raid" for c in unit on your.arena where it is ready if … { … }`:
+/// something a player may do when a window offers it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Action {
+    /// Id and label.
+    pub name: Labelled,
+    /// The variable bound to the card the action is taken with (`for c in …`), if any.
+    pub var: Option<String>,
+    /// The cards it may be taken with, evaluated for the acting player (`you`).
+    pub candidates: Option<Expr>,
+    /// When it may be taken (the variable is bound while this is evaluated).
+    pub condition: Option<Expr>,
+    /// What taking it does.
+    pub body: Vec<Stmt>,
+}
+
+/// `rule collapse "Collapse" { … }`: a rule action checked at every check timing.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Rule {
+    /// Id and label.
+    pub name: Labelled,
+    /// What it checks and does; run once per player (as `you`).
+    pub body: Vec<Stmt>,
+}
+
+/// What a ruleset event means to the core, when the core itself causes it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoreEvent {
+    /// A card is about to move: payload (card, from zone, to zone) in the event's first three
+    /// parameters; replacement effects apply to it before the move happens.
+    Move,
+    /// A card has arrived in a zone: payload (card, zone).
+    Enter,
+    /// A card has left a zone: payload (card, zone); its abilities trigger as they were before.
+    Leave,
+    /// A player has declared something (`declare name`): payload (player, value: text).
+    Declare,
+}
+
+/// One thing a window offers.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WindowEntry {
+    /// A ruleset action.
+    Action(Id),
+    /// The abilities of a kind (activated semantics) on cards the player controls, optionally
+    /// only those with an attribute (`activated with instant`).
+    Abilities {
+        /// The ability kind.
+        kind: Id,
+        /// The attribute they must have.
+        attribute: Option<Id>,
+    },
+}
+
+/// An id with its display label.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Labelled {
+    /// The id.
+    pub id: Id,
+    /// The label in the game's language.
+    pub label: Option<String>,
+}
+
+/// Who may see the cards of a zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Everyone.
+    Public,
+    /// No one (face down).
+    Private,
+    /// Its owner only.
+    OwnerSees,
+}
+
+/// A zone.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Zone {
+    /// Id and label.
+    pub name: Labelled,
+    /// Who sees its cards.
+    pub visibility: Visibility,
+    /// Whether its cards have an order.
+    pub ordered: bool,
+    /// One per player (true) or shared.
+    pub per_player: bool,
+    /// A bare reference (no owner) means every player's zone rather than the resolving player's.
+    pub bare_means_every: bool,
+    /// `in_play`: cards here are in play: their abilities work here unless their kind names
+    /// another zone, and their continuous effects apply.
+    pub in_play: bool,
+    /// `to_owner`: a card moving here goes to its owner's zone, whoever's the effect names
+    /// (PMV 3.1.6: this beats card effects).
+    pub to_owner: bool,
+    /// `shuffle_when_seen`: when an effect searches or looks through the whole zone and does
+    /// not shuffle it, the zone is shuffled as the effect ends (PMV 3.2.5).
+    pub shuffle_when_seen: bool,
+    /// Named slots.
+    pub slots: Vec<String>,
+    /// Relations between slots of facing players.
+    pub relations: Vec<Relation>,
+}
+
+/// A relation between slots: `(this player's slot, the opponent's slot)` pairs.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Relation {
+    /// The relation's name.
+    pub name: String,
+    /// Slot pairs.
+    pub pairs: Vec<(String, String)>,
+}
+
+/// An exclusive group of states, or a flag (no members).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateGroup {
+    /// Id and label.
+    pub name: Labelled,
+    /// Members; empty for a flag.
+    pub members: Vec<Labelled>,
+}
+
+/// A stat.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Stat {
+    /// Id and label.
+    pub name: Labelled,
+    /// Components of a composite stat.
+    pub components: Vec<Id>,
+    /// Reads as this value when below it (the true value is kept).
+    pub floor: Option<i64>,
+}
+
+/// A modifier layer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Layer {
+    /// Id and label.
+    pub name: Labelled,
+    /// Operators that select it; empty when applied by name.
+    pub ops: Vec<String>,
+}
+
+/// A counter.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Counter {
+    /// Id and label.
+    pub name: Labelled,
+    /// Kept on players.
+    pub on_players: bool,
+    /// Kept on cards.
+    pub on_cards: bool,
+}
+
+/// A card type and its schema.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CardType {
+    /// Id and label.
+    pub name: Labelled,
+    /// `= unit on arena`: a card of this type also counts as one of that type (`is`,
+    /// `unit on …`), in that zone only when one is named (as PMV 6.1.1 requires).
+    pub counts_as: Option<CountsAs>,
+    /// Schema fields.
+    pub fields: Vec<FieldSchema>,
+}
+
+/// What a card type also counts as.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CountsAs {
+    /// The card type.
+    pub card_type: Id,
+    /// Where; `null`: everywhere.
+    pub zone: Option<Id>,
+}
+
+/// One schema field.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FieldSchema {
+    /// The field's name.
+    pub name: String,
+    /// Its type.
+    pub ty: FieldType,
+    /// May be left out.
+    pub optional: bool,
+    /// Holds a list.
+    pub list: bool,
+}
+
+/// Types of schema fields.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FieldType {
+    /// An integer.
+    Number,
+    /// A text.
+    Text,
+    /// A boolean.
+    Bool,
+    /// The card's base value of a stat.
+    Stat(Id),
+}
+
+/// A keyword ability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Keyword {
+    /// Id and label.
+    pub name: Labelled,
+    /// Value parameters.
+    pub params: Vec<Param>,
+    /// The core meaning it has, if any.
+    pub semantics: Option<KeywordSemantics>,
+}
+
+/// Core meanings a keyword can be given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KeywordSemantics {
+    /// The card can't be chosen by `target` choices.
+    Untargetable,
+}
+
+/// The core semantics an ability kind maps onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Semantics {
+    /// Used by a player, paying a cost.
+    Activated,
+    /// Triggered by an event.
+    Triggered,
+    /// Applies while its card is where it works.
+    Continuous,
+    /// Replaces an event ("instead of").
+    Replacement,
+}
+
+/// An ability kind.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AbilityKind {
+    /// Id and label.
+    pub name: Labelled,
+    /// Its core semantics.
+    pub semantics: Semantics,
+    /// The zone it works from when not the field.
+    pub from_zone: Option<Id>,
+}
+
+/// The core flag an attribute maps onto.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AttributeSemantics {
+    /// Survives "negate text" effects that do not say they include it.
+    Unnegatable,
+    /// Carried by the host of the card it is set on; `this` means the host.
+    Carried,
+    /// Usable in a response window.
+    Response,
+}
+
+/// An ability attribute.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Attribute {
+    /// Id and label.
+    pub name: Labelled,
+    /// Its core flag.
+    pub semantics: AttributeSemantics,
+}
+
+/// An event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Id and label.
+    pub name: Labelled,
+    /// Payload parameters.
+    pub params: Vec<Param>,
+    /// `= move|enter|leave`: the core emits it for its own changes.
+    pub core: Option<CoreEvent>,
+}
+
+/// Value types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, PartialOrd, Ord)]
+#[serde(rename_all = "snake_case")]
+pub enum Type {
+    /// An integer.
+    Number,
+    /// A boolean.
+    Bool,
+    /// A text.
+    Text,
+    /// One card.
+    Card,
+    /// A set of cards.
+    Cards,
+    /// A player.
+    Player,
+    /// A zone of a player (or every player).
+    Zone,
+    /// A pair for a composite stat.
+    Pair,
+}
+
+/// A parameter of a verb, procedure, keyword or event.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    /// The name.
+    pub name: String,
+    /// Accepted types (a union).
+    pub types: Vec<Type>,
+    /// May be absent.
+    pub optional: bool,
+    /// Default value.
+    pub default: Option<Expr>,
+}
+
+/// A verb or procedure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Procedure {
+    /// Id and label.
+    pub name: Labelled,
+    /// Parameters.
+    pub params: Vec<Param>,
+    /// Body.
+    pub body: Vec<Stmt>,
+}
+
+/// A normalization rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NormRule {
+    /// Unicode NFKC.
+    Nfkc,
+    /// Runs of full- or half-width spaces become one space.
+    FoldSpaces,
+    /// All spaces removed.
+    RemoveSpaces,
+    /// Leading and trailing spaces removed.
+    Trim,
+    /// Upper case.
+    Uppercase,
+    /// Lower case.
+    Lowercase,
+    /// The first matching prefix removed.
+    StripPrefix(Vec<String>),
+    /// The first matching suffix removed.
+    StripSuffix(Vec<String>),
+}
+
+/// A deck construction rule.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeckRule {
+    /// Exactly N cards.
+    Size(u32),
+    /// At least N cards.
+    MinSize(u32),
+    /// At most N cards.
+    MaxSize(u32),
+    /// At most N copies of a card, counted by normalized number or by name.
+    Copies {
+        /// How many.
+        max: u32,
+        /// `per_number` or `per_name`.
+        per: CopiesPer,
+    },
+    /// At most N cards of a card type.
+    MaxOfType {
+        /// How many.
+        max: u32,
+        /// Which card type.
+        card_type: Id,
+    },
+}
+
+/// What makes two deck cards "the same card" for copy limits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CopiesPer {
+    /// The normalized card number.
+    Number,
+    /// The normalized name.
+    Name,
+}
+
+// ───────────────────────────── cards ─────────────────────────────
+
+/// A compiled card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    /// `pack:number`.
+    pub id: Id,
+    /// The printed number.
+    pub number: String,
+    /// The number after the ruleset's normalization.
+    pub normalized_number: String,
+    /// The printed name.
+    pub name: String,
+    /// The card type.
+    pub card_type: Id,
+    /// Schema fields other than stats.
+    pub fields: BTreeMap<String, Value>,
+    /// Base stat values.
+    pub stats: BTreeMap<Id, Value>,
+    /// Keyword abilities with their values.
+    pub keywords: Vec<KeywordInstance>,
+    /// Abilities in source order.
+    pub abilities: Vec<Ability>,
+}
+
+/// A constant field value.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Value {
+    /// An integer.
+    Number(i64),
+    /// A text.
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+    /// A composite stat's components.
+    Pair(Vec<i64>),
+    /// A list.
+    List(Vec<Value>),
+}
+
+/// A keyword on a card.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct KeywordInstance {
+    /// The keyword.
+    pub keyword: Id,
+    /// Its values.
+    pub args: Vec<Expr>,
+}
+
+/// An ability.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Ability {
+    /// The ability kind.
+    pub kind: Id,
+    /// Its core semantics (copied from the kind for the engine's convenience).
+    pub semantics: Semantics,
+    /// Attributes.
+    pub attributes: Vec<Id>,
+    /// The event that triggers it (triggered) or that it replaces (replacement).
+    pub trigger: Option<Trigger>,
+    /// `if`: checked when it triggers or is used.
+    pub condition: Option<Expr>,
+    /// `while`: applies only while true (continuous).
+    pub while_condition: Option<Expr>,
+    /// Costs, paid in order.
+    pub cost: Vec<Stmt>,
+    /// Use limit.
+    pub limit: Option<Limit>,
+    /// The zone it works from, when not the field.
+    pub zone: Option<Id>,
+    /// The effect.
+    pub effect: Vec<Stmt>,
+}
+
+/// `limit N per period`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Limit {
+    /// How many uses.
+    pub count: u32,
+    /// `turn`, `game`, or a moment id.
+    pub per: String,
+}
+
+/// An event pattern: the event and equality patterns on its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Trigger {
+    /// The event.
+    pub event: Id,
+    /// Parameter name → the value it must equal.
+    pub when: BTreeMap<String, Expr>,
+}
+
+// ───────────────────────────── statements ─────────────────────────────
+
+/// How long a modification lasts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Duration {
+    /// While the continuous ability producing it applies (or, for one-shot
+    /// effects, until the card changes zone, 3.1.7).
+    Default,
+    /// Until a moment.
+    Until(Id),
+    /// While a condition holds.
+    While(Expr),
+}
+
+/// Where a move puts a card within its destination.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Position {
+    /// On top.
+    Top,
+    /// At the bottom.
+    Bottom,
+}
+
+/// Face up or down.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Face {
+    /// Front visible.
+    Up,
+    /// Front hidden.
+    Down,
+}
+
+/// What a `negate` removes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NegateScope {
+    /// The cards' text (abilities), 12.4.
+    Text,
+    /// The effect of a card being played or resolving.
+    Effect,
+}
+
+/// A statement of an effect, verb or procedure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stmt {
+    /// Fix a value under a name.
+    Let {
+        /// The name.
+        var: String,
+        /// The value, computed once.
+        value: Expr,
+    },
+    /// Conditional arms, first true wins.
+    If {
+        /// (condition, body) pairs.
+        arms: Vec<(Expr, Vec<Stmt>)>,
+        /// The else body.
+        otherwise: Vec<Stmt>,
+    },
+    /// Run the body once per card.
+    ForEach {
+        /// Loop variable.
+        var: String,
+        /// The cards.
+        cards: Expr,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// Run the body N times.
+    Repeat {
+        /// N.
+        times: Expr,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// Ask players (in order) whether to do the body.
+    May {
+        /// Each player asked; all must agree.
+        players: Vec<Expr>,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// Move cards to a zone.
+    Move {
+        /// The cards.
+        cards: Expr,
+        /// The destination zone.
+        to: Expr,
+        /// Top or bottom of an ordered zone.
+        position: Option<Position>,
+        /// Face up or down; none: the zone's default (3.1.5).
+        face: Option<Face>,
+        /// The state they arrive in.
+        state: Option<Id>,
+        /// The slot they go to (a slot name, or a text expression naming one).
+        slot: Option<Expr>,
+    },
+    /// Set a card on another.
+    Attach {
+        /// The card set.
+        card: Expr,
+        /// Its host.
+        host: Expr,
+    },
+    /// Put cards into a state.
+    SetState {
+        /// The cards.
+        cards: Expr,
+        /// The state.
+        state: Id,
+        /// How long.
+        duration: Duration,
+    },
+    /// Take a flag state away.
+    ClearState {
+        /// The cards.
+        cards: Expr,
+        /// The flag.
+        state: Id,
+    },
+    /// Make a zone read as another (as PMV 3.3.6 requires).
+    AliasZone {
+        /// The zone.
+        zone: Expr,
+        /// What it becomes.
+        becomes: Id,
+        /// How long.
+        duration: Duration,
+    },
+    /// A layered stat modification.
+    Modify {
+        /// Cards modified.
+        cards: Expr,
+        /// The stat.
+        stat: Id,
+        /// The layer it applies in.
+        layer: Id,
+        /// The operator as written (`=`, `+=`, `-=`, …).
+        op: String,
+        /// The operand (a number, or a pair for a composite stat).
+        value: Option<Expr>,
+        /// How long.
+        duration: Duration,
+    },
+    /// A counter change.
+    Count {
+        /// The player(s) or card(s).
+        subject: Expr,
+        /// The counter.
+        counter: Id,
+        /// `=`, `+=` or `-=`.
+        op: String,
+        /// The amount.
+        value: Expr,
+    },
+    /// Give a keyword.
+    Grant {
+        /// The keyword.
+        keyword: Id,
+        /// Its values.
+        args: Vec<Expr>,
+        /// The cards.
+        cards: Expr,
+        /// How long.
+        duration: Duration,
+    },
+    /// Take a keyword away.
+    RemoveKeyword {
+        /// The keyword.
+        keyword: Id,
+        /// The cards.
+        cards: Expr,
+        /// How long.
+        duration: Duration,
+    },
+    /// Show cards to every player.
+    Reveal {
+        /// The cards.
+        cards: Expr,
+    },
+    /// Let a player see cards (a look, not a reveal: 3.1.5.e).
+    Look {
+        /// The cards.
+        cards: Expr,
+        /// Who looks.
+        by: Expr,
+    },
+    /// Shuffle a zone.
+    Shuffle {
+        /// The zone.
+        zone: Expr,
+    },
+    /// Negate text or effects.
+    Negate {
+        /// The cards.
+        cards: Expr,
+        /// Text or effect.
+        scope: NegateScope,
+        /// Also negates unnegatable text (12.4).
+        include_unnegatable: bool,
+        /// How long.
+        duration: Duration,
+    },
+    /// Cancel an event under way (an attack, 6.3.6).
+    Cancel {
+        /// The event.
+        event: Id,
+        /// Whose.
+        subject: Option<Expr>,
+    },
+    /// "From now on treat as" (12.5): defines information independent of the effect.
+    TreatAs {
+        /// The cards.
+        cards: Expr,
+        /// The card type they become.
+        card_type: Id,
+        /// Fields and stats they get.
+        fields: BTreeMap<String, Expr>,
+    },
+    /// Emit an event.
+    Emit {
+        /// The event.
+        event: Id,
+        /// Payload by parameter name.
+        args: BTreeMap<String, Expr>,
+    },
+    /// A player picks one option.
+    ChooseOne {
+        /// Who chooses.
+        chooser: Expr,
+        /// Labelled options.
+        options: Vec<(String, Vec<Stmt>)>,
+    },
+    /// A player wins.
+    Win {
+        /// The player.
+        player: Expr,
+    },
+    /// A player loses.
+    Lose {
+        /// The player.
+        player: Expr,
+    },
+    /// The game is a draw.
+    DrawGame,
+    /// Turn cards face up, face down, or over (`null`).
+    Flip {
+        /// The cards.
+        cards: Expr,
+        /// The face they end on; `null` turns them over.
+        face: Option<Face>,
+    },
+    /// The body's changes happen at once: their events are emitted as one batch after it.
+    Simultaneously {
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// A phase of the turn: the game is in it while the body runs (scenarios can start in it).
+    Phase {
+        /// The phase.
+        phase: Id,
+        /// Body.
+        body: Vec<Stmt>,
+    },
+    /// A timing window: the players, in the listed order, may take what it offers or pass; it
+    /// ends when every player has passed in succession with nothing waiting. In a `chain`
+    /// window, `chain { … }` bodies wait on a stack and resolve last-in-first-out when every
+    /// player has passed in succession (PMV 6.2.2).
+    Window {
+        /// The players, in priority order (a player or a list).
+        players: Expr,
+        /// Whether it holds a response chain.
+        chain: bool,
+        /// What it offers.
+        entries: Vec<WindowEntry>,
+    },
+    /// Put the body on the innermost chain window's stack (run it now when there is none).
+    Chain {
+        /// Body, run later with the variables of now.
+        body: Vec<Stmt>,
+    },
+    /// Run the abilities of a kind of cards (a spell's `play` text): costs, then effects.
+    Resolve {
+        /// The ability kind.
+        kind: Id,
+        /// The cards.
+        cards: Expr,
+    },
+    /// A check timing: rule actions until none applies, then pending triggered abilities.
+    Check,
+    /// The game reaches a moment: every duration `until` it ends.
+    Reach {
+        /// The moment.
+        moment: Id,
+    },
+    /// Call a verb.
+    Call {
+        /// The verb.
+        verb: Id,
+        /// Arguments by parameter name (defaults filled in).
+        args: BTreeMap<String, Expr>,
+        /// A duration passed to the verb.
+        duration: Option<Duration>,
+    },
+}
+
+// ───────────────────────────── expressions ─────────────────────────────
+
+/// Arithmetic, comparison and logic operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Op {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (rounds toward zero)
+    Div,
+}
+
+/// An expression.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expr {
+    /// An integer.
+    Int(i64),
+    /// A text.
+    Text(String),
+    /// A boolean.
+    Bool(bool),
+    /// A pair for a composite stat; `null` components are "no modifier" (6.1.14).
+    Pair(Vec<Option<i64>>),
+    /// The card whose ability this is.
+    This,
+    /// The candidate inside a filter.
+    It,
+    /// The resolving player.
+    You,
+    /// The resolving player's opponent.
+    Opponent,
+    /// Every player (as the owner of a zone: `each.reserve`).
+    EachPlayer,
+    /// A let-binding, loop variable or parameter.
+    Var(String),
+    /// A parameter of the triggering (or replaced) event.
+    EventParam(String),
+    /// A zone of a player; `owner: null` is a bare zone name.
+    Zone {
+        /// The zone.
+        zone: Id,
+        /// Whose.
+        owner: Option<Box<Expr>>,
+    },
+    /// A card's current (modified) stat.
+    Stat {
+        /// The card.
+        of: Box<Expr>,
+        /// The stat.
+        stat: Id,
+    },
+    /// A counter of a player or card.
+    Counter {
+        /// Whose.
+        of: Box<Expr>,
+        /// The counter.
+        counter: Id,
+    },
+    /// A card field (`name`, `race`, …).
+    Field {
+        /// The card.
+        of: Box<Expr>,
+        /// The field.
+        field: String,
+    },
+    /// The card in the slot related to this card's slot (`this.facing`), if any.
+    Related {
+        /// The card.
+        of: Box<Expr>,
+        /// The relation: `<zone id>.<relation name>`.
+        relation: String,
+    },
+    /// Number of cards.
+    Count(Box<Expr>),
+    /// A card's owner.
+    Owner(Box<Expr>),
+    /// A card's controller.
+    Controller(Box<Expr>),
+    /// A player's opponent.
+    OpponentOf(Box<Expr>),
+    /// The smaller of two numbers.
+    Min(Box<Expr>, Box<Expr>),
+    /// The larger of two numbers.
+    Max(Box<Expr>, Box<Expr>),
+    /// Logical not.
+    Not(Box<Expr>),
+    /// Negation.
+    Neg(Box<Expr>),
+    /// A binary operator.
+    Binary {
+        /// The operator.
+        op: Op,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+    },
+    /// The left value, or the right one when the left is absent.
+    Coalesce(Box<Expr>, Box<Expr>),
+    /// Name containment after normalization (12.3.1).
+    Contains {
+        /// The text searched (a name, or a list field such as races).
+        haystack: Box<Expr>,
+        /// The text looked for.
+        needle: Box<Expr>,
+    },
+    /// Whether a card has a keyword.
+    HasKeyword {
+        /// The card.
+        card: Box<Expr>,
+        /// The keyword.
+        keyword: Id,
+    },
+    /// Whether a card has an ability of a kind.
+    HasAbility {
+        /// The card.
+        card: Box<Expr>,
+        /// The ability kind.
+        kind: Id,
+    },
+    /// Whether a card has an ability with an attribute.
+    HasAttribute {
+        /// The card.
+        card: Box<Expr>,
+        /// The attribute.
+        attribute: Id,
+    },
+    /// The number of the current turn (1 for the first).
+    TurnNumber,
+    /// Whether an event under way was cancelled for a subject (`cancelled(raids, a)`,
+    /// after `cancel raids of a`) and not emitted again for it since.
+    Cancelled {
+        /// The event.
+        event: Id,
+        /// The subject (the event's first parameter).
+        subject: Box<Expr>,
+    },
+    /// The first value of a keyword a card has (`a.ward`: its ward number); absent when the
+    /// card lacks the keyword.
+    KeywordValue {
+        /// The card.
+        card: Box<Expr>,
+        /// The keyword.
+        keyword: Id,
+    },
+    /// Whether a player is the turn player.
+    IsTurnPlayer(Box<Expr>),
+    /// Whether a card is face up (`up`) or face down.
+    FaceIs {
+        /// The card.
+        card: Box<Expr>,
+        /// The face.
+        face: Face,
+    },
+    /// The number of different values a field takes over the cards.
+    Distinct {
+        /// The cards.
+        cards: Box<Expr>,
+        /// The field (a list field counts each element).
+        field: String,
+    },
+    /// The cards set on a card.
+    Attached(Box<Expr>),
+    /// The card a card is set on, if any.
+    Host(Box<Expr>),
+    /// Whether a card is in a state.
+    InState {
+        /// The card.
+        card: Box<Expr>,
+        /// The state.
+        state: Id,
+    },
+    /// Whether a card is of a card type.
+    OfType {
+        /// The card.
+        card: Box<Expr>,
+        /// The card type.
+        card_type: Id,
+    },
+    /// Whether a value is a player (`player`) or a card (`card`).
+    IsKind {
+        /// The value.
+        value: Box<Expr>,
+        /// `player` or `card`.
+        kind: Type,
+    },
+    /// The cards satisfying a condition (`It` is the candidate).
+    Filter {
+        /// The cards.
+        cards: Box<Expr>,
+        /// The condition.
+        condition: Box<Expr>,
+    },
+    /// The top or bottom N cards of an ordered zone.
+    TopOf {
+        /// Top (true) or bottom.
+        top: bool,
+        /// How many.
+        count: Box<Expr>,
+        /// The zone.
+        zone: Box<Expr>,
+    },
+    /// A choice of cards made by a player.
+    Choose {
+        /// `choose`, `target` ("can't be targeted" applies) or `search` (through hidden cards).
+        kind: ChoiceKind,
+        /// Who chooses.
+        chooser: Box<Expr>,
+        /// Fewest allowed.
+        min: Box<Expr>,
+        /// Most allowed; null: any number.
+        max: Option<Box<Expr>>,
+        /// Among which cards.
+        from: Box<Expr>,
+    },
+    /// A declaration made by the resolving player (12.1): a name, a race…
+    Declare(String),
+    /// A list of values.
+    List(Vec<Expr>),
+}
+
+/// The three kinds of choices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChoiceKind {
+    /// `choose`: a plain choice among cards the chooser can see.
+    Choose,
+    /// `target`: a targeted choice ("can't be targeted" cards are excluded).
+    Target,
+    /// `search`: the chooser looks through hidden cards (a deck) and picks among them.
+    Search,
+}
+
+// ───────────────────────────── spans ─────────────────────────────
+
+/// Source positions of IR nodes, kept beside the IR (never inside it).
+/// Keys are paths like `cards/pmv:178/abilities/0`.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SpanTable {
+    /// Path → (file path, byte start, byte end).
+    pub entries: BTreeMap<String, (String, usize, usize)>,
+}

@@ -1,0 +1,542 @@
+//! Packs: folders with a `pack.toml`, loaded from disk or from the copies of
+//! the shipped games embedded in the binary, compiled in dependency order.
+//!
+//! Requirements are looked up, in order: among the packs already loaded, in a
+//! sibling folder of the requiring pack, in `cards/<name>` under the current
+//! folder, then in the embedded games. So an on-disk copy of a game always
+//! wins over the embedded one.
+
+use crate::base::diagnostic::{codes, Diagnostic};
+use crate::base::source::{self, FileId, SourceFile, SourceMap, Span};
+use crate::compiler::parse;
+use crate::compiler::resolve::{self, Compiled, PackMeta, SourceUnit};
+use crate::engine::Program;
+use crate::packs::cache::Cache;
+use crate::packs::manifest::{display, find_pack_dir, known_packs, Manifest, PackSource};
+use std::path::{Path, PathBuf};
+
+mod decks;
+
+/// One compilation: every source file read, every diagnostic found, every pack compiled.
+#[derive(Default)]
+pub struct Session {
+    /// Every file read.
+    pub sources: SourceMap,
+    /// Every diagnostic.
+    pub diags: Vec<Diagnostic>,
+    /// Compiled packs, dependencies before their dependents.
+    pub packs: Vec<Compiled>,
+    /// Packs whose compilation is under way (cycle detection).
+    in_progress: Vec<String>,
+    /// Where the user asked for packs to be looked up first (the command-line paths).
+    search_roots: Vec<PathBuf>,
+    /// Cache keys of `packs` (empty: not cacheable).
+    keys: Vec<String>,
+    /// The compiled-pack cache, if enabled.
+    pub cache: Option<Cache>,
+    /// Do not check the decks of the packs named (`compile` and `explain`: a deck is no part
+    /// of a pack's IR).
+    pub skip_decks: bool,
+    /// Deck files for [`Session::finish`] to check, with their game.
+    pub(crate) pending_decks: Vec<(PathBuf, String)>,
+    /// How many deck files `finish` checked, with errors or not.
+    pub decks_checked: usize,
+    /// The decks `finish` checked that have no error.
+    pub decks: Vec<crate::packs::deck::Deck>,
+}
+
+impl Session {
+    /// An empty session.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Compiles every pack or file a command-line path names: a pack folder,
+    /// a folder of packs, or a lone `.fuda` file.
+    pub fn check_path(&mut self, path: &Path) {
+        if path.is_dir() {
+            self.search_roots.push(path.to_path_buf());
+            if path.join("pack.toml").exists() {
+                let pack = self.load_dir(path);
+                self.queue_decks(path, pack);
+                return;
+            }
+            let mut subdirs: Vec<PathBuf> = match std::fs::read_dir(path) {
+                Ok(rd) => rd
+                    .filter_map(Result::ok)
+                    .map(|e| e.path())
+                    .filter(|p| p.is_dir())
+                    .collect(),
+                Err(e) => return self.io_error(path, &e),
+            };
+            subdirs.sort();
+            let packs: Vec<PathBuf> = subdirs
+                .into_iter()
+                .filter(|d| d.join("pack.toml").exists())
+                .collect();
+            if packs.is_empty() {
+                let d = self.whole_file_error(
+                    &display(path),
+                    codes::PACK_NO_SOURCE,
+                    format!("`{}` holds no pack", display(path)),
+                    "no pack.toml here or in its folders",
+                );
+                self.diags.push(
+                    d.with_help("a pack is a folder with a `pack.toml`; or pass `.fuda` files"),
+                );
+            }
+            for p in packs {
+                let pack = self.load_dir(&p);
+                self.queue_decks(&p, pack);
+            }
+        } else if path.is_file() && path.extension().is_some_and(|x| x == "deck") {
+            self.check_deck_path(path);
+        } else if path.is_file() {
+            match find_pack_dir(path) {
+                Some(dir) => {
+                    self.load_dir(&dir);
+                }
+                None => match PackSource::lone_file(path) {
+                    Ok(src) => {
+                        self.compile_source(src);
+                    }
+                    Err(e) => self.io_error(path, &e),
+                },
+            }
+        } else {
+            let d = self.whole_file_error(
+                &display(path),
+                codes::PACK_NO_SOURCE,
+                format!("`{}` does not exist", display(path)),
+                "no such file or folder",
+            );
+            self.diags.push(d);
+        }
+    }
+
+    /// Reports that `path` cannot be read.
+    pub(crate) fn io_error(&mut self, path: &Path, e: &std::io::Error) {
+        let path = display(path);
+        let d = self.whole_file_error(
+            &path,
+            codes::SOURCE_IO,
+            format!("cannot read `{path}`: {e}"),
+            "unreadable",
+        );
+        self.diags.push(d);
+    }
+
+    /// An error about a file or folder as a whole (missing, unreadable): it is registered
+    /// with no text, so the diagnostic names it without an excerpt.
+    pub(crate) fn whole_file_error(
+        &mut self,
+        path: &str,
+        code: crate::base::diagnostic::Code,
+        message: String,
+        label: &str,
+    ) -> Diagnostic {
+        let id = self.sources.add(SourceFile::new(path.to_string(), ""));
+        Diagnostic::error(code, id, Span::default(), message, label)
+    }
+
+    /// Loads and compiles the pack in `dir` (once).
+    pub fn load_dir(&mut self, dir: &Path) -> Option<usize> {
+        match PackSource::from_dir(dir) {
+            Ok(src) => self.compile_source(src),
+            Err(e) => {
+                self.io_error(dir, &e);
+                None
+            }
+        }
+    }
+
+    /// The index of a compiled pack by name.
+    pub fn pack_index(&self, name: &str) -> Option<usize> {
+        self.packs.iter().position(|p| p.pack.name == name)
+    }
+
+    /// Compiles a pack's sources, compiling its requirements first. Returns its index.
+    pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
+        // Register every file first, so a pack's files get consecutive ids
+        // (the cache stores ids relative to the first one).
+        let base = self.sources.next_id();
+        let mut decoded = Vec::new();
+        let mut valid = true;
+        for (path, bytes) in &src.files {
+            match self.add_source(path, bytes) {
+                Some(id) => decoded.push(id),
+                None => valid = false,
+            }
+        }
+        let file_count = src.files.len() as u32;
+        for (path, reason) in &src.unreadable {
+            let d = self.whole_file_error(
+                path,
+                codes::SOURCE_IO,
+                format!("cannot read `{path}`: {reason}"),
+                "unreadable",
+            );
+            self.diags.push(d);
+            valid = false;
+        }
+        let meta = match &src.manifest_text {
+            Some(text) => self.manifest(&src.manifest_path, text)?,
+            None => self.lone_meta(&src, &decoded)?,
+        };
+        if let Some(i) = self.pack_index(&meta.name) {
+            return Some(i);
+        }
+        if self.in_progress.contains(&meta.name) {
+            let (file, span) = meta.manifest.unwrap_or_default();
+            let chain = self.in_progress.join("` → `");
+            self.diags.push(
+                Diagnostic::error(
+                    codes::PACK_MISSING_REQUIREMENT,
+                    file,
+                    span,
+                    format!(
+                        "pack `{}` requires itself: `{chain}` → `{}`",
+                        meta.name, meta.name
+                    ),
+                    "a cycle of requirements",
+                )
+                .with_help("remove one of these requirements"),
+            );
+            return None;
+        }
+        self.in_progress.push(meta.name.clone());
+        let mut deps = Vec::new();
+        for (at, req) in meta.requires.iter().enumerate() {
+            match self.require(req, src.dir.as_deref()) {
+                Some(i) => deps.push(i),
+                // A cycle was reported where it closed.
+                None if self.in_progress.contains(req) => valid = false,
+                None => {
+                    let (file, span) = meta
+                        .requires_at
+                        .get(at)
+                        .copied()
+                        .or(meta.manifest)
+                        .unwrap_or((decoded.first().copied().unwrap_or(base), Span::default()));
+                    let loaded: Vec<String> =
+                        self.packs.iter().map(|p| p.pack.name.clone()).collect();
+                    let known = known_packs(&loaded);
+                    let help = crate::base::diagnostic::did_you_mean(
+                        req,
+                        known.iter().map(String::as_str),
+                    )
+                    .unwrap_or_else(|| {
+                        format!("put the `{req}` pack beside this one, or under `cards/{req}`")
+                    });
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::PACK_MISSING_REQUIREMENT,
+                            file,
+                            span,
+                            format!(
+                                "pack `{}` requires `{req}`, which cannot be found",
+                                meta.name
+                            ),
+                            "no such pack",
+                        )
+                        .with_help(help),
+                    );
+                    valid = false;
+                }
+            }
+        }
+        self.in_progress.retain(|n| n != &meta.name);
+
+        // A cached copy, when the pack and everything it builds on are unchanged.
+        let key = match (&self.cache, &src.manifest_text, valid) {
+            (Some(_), Some(manifest), true) => {
+                let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
+                (dep_keys.iter().all(|k| !k.is_empty()))
+                    .then(|| Cache::key(manifest, &src.files, &dep_keys))
+            }
+            _ => None,
+        };
+        if let (Some(cache), Some(key)) = (&self.cache, &key) {
+            let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
+            if let Some(compiled) = cache.load(key, base, &dep_refs, &mut self.diags) {
+                self.packs.push(compiled);
+                self.keys.push(key.clone());
+                return Some(self.packs.len() - 1);
+            }
+        }
+
+        let before = self.diags.len();
+        let mut units = Vec::new();
+        for id in decoded {
+            let text = self.sources.get(id).text.clone();
+            let items = parse::parse_file(&text, id, &mut self.diags);
+            units.push(SourceUnit { file: id, items });
+        }
+        let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
+        let compiled = resolve::compile(&meta, &units, &dep_refs, &self.sources, &mut self.diags);
+        let new_diags = &self.diags[before..];
+        let stored_key = match (&self.cache, key) {
+            (Some(cache), Some(key)) if new_diags.iter().all(|d| !d.is_error()) => {
+                cache.store(&key, &compiled, base, file_count, new_diags);
+                key
+            }
+            _ => String::new(),
+        };
+        self.packs.push(compiled);
+        self.keys.push(stored_key);
+        Some(self.packs.len() - 1)
+    }
+
+    /// Registers a file's bytes as text. Invalid UTF-8 is reported and gives `None` (the file
+    /// is still registered, with the bad bytes replaced, for the excerpt).
+    pub(crate) fn add_source(&mut self, path: &str, bytes: &[u8]) -> Option<FileId> {
+        match source::decode(bytes) {
+            Ok(text) => Some(self.sources.add(SourceFile::new(path, text))),
+            Err((fixed, at, len)) => {
+                let id = self.sources.add(SourceFile::new(path, fixed));
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::SOURCE_INVALID_UTF8,
+                        id,
+                        Span::new(at, at + len),
+                        "this file is not valid UTF-8",
+                        "invalid byte sequence",
+                    )
+                    .with_help("save the file as UTF-8"),
+                );
+                None
+            }
+        }
+    }
+
+    /// The metadata of a lone file: its `game` header names the game it requires.
+    fn lone_meta(&mut self, src: &PackSource, files: &[FileId]) -> Option<PackMeta> {
+        let id = *files.first()?;
+        let text = self.sources.get(id).text.clone();
+        let Some((game, game_span)) = lone_game(&text) else {
+            // Still report the file's syntax errors, then say what is missing.
+            parse::parse_file(&text, id, &mut self.diags);
+            let first = crate::compiler::lex::token_iter(&text)
+                .find(|(t, _)| {
+                    !matches!(
+                        t,
+                        Ok(crate::compiler::lex::Token::Whitespace
+                            | crate::compiler::lex::Token::LineComment
+                            | crate::compiler::lex::Token::BlockComment)
+                    )
+                })
+                .map_or(Span::default(), |(_, s)| s);
+            self.diags.push(
+                Diagnostic::error(codes::PACK_GAME_HEADER, id, first, "a fuda file starts with the game it is written for", "no `game` line before this")
+                    .with_help("start the file with `game <id>`, the id of the game it is written for, or put it in a pack folder"),
+            );
+            return None;
+        };
+        let stem = Path::new(&src.manifest_path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "file".into());
+        let name: String = stem
+            .chars()
+            .map(|c| {
+                if c.is_alphanumeric() || c == '_' || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let is_ruleset = text
+            .lines()
+            .any(|l| l.starts_with("game ") && l.contains('{'));
+        let requires = if is_ruleset {
+            vec![]
+        } else {
+            vec![game.clone()]
+        };
+        let requires_at = requires.iter().map(|_| (id, game_span)).collect();
+        Some(PackMeta {
+            name,
+            version: "0.0.0".into(),
+            game,
+            requires,
+            manifest: Some((id, game_span)),
+            requires_at,
+        })
+    }
+
+    /// The index of the pack `name`, compiled first if need be (looked up as the module doc
+    /// says; `from`: the folder of the pack requiring it).
+    pub(crate) fn require(&mut self, name: &str, from: Option<&Path>) -> Option<usize> {
+        if let Some(i) = self.pack_index(name) {
+            return Some(i);
+        }
+        let mut candidates: Vec<PathBuf> = Vec::new();
+        if let Some(dir) = from.and_then(Path::parent) {
+            candidates.push(dir.join(name));
+        }
+        for root in &self.search_roots {
+            candidates.push(root.join(name));
+        }
+        candidates.push(PathBuf::from("cards").join(name));
+        for c in candidates {
+            if c.join("pack.toml").exists() {
+                return self.load_dir(&c);
+            }
+        }
+        PackSource::embedded(name).and_then(|src| self.compile_source(src))
+    }
+
+    fn manifest(&mut self, path: &str, text: &str) -> Option<PackMeta> {
+        let id = self
+            .sources
+            .add(SourceFile::new(path.to_string(), text.to_string()));
+        match toml::from_str::<Manifest>(text) {
+            Ok(m) => {
+                let bad_name = m.name.is_empty()
+                    || !m
+                        .name
+                        .chars()
+                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
+                if bad_name {
+                    let span = find_value(text, "name");
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::PACK_MANIFEST,
+                            id,
+                            span,
+                            format!("`{}` is not a valid pack name", m.name),
+                            "invalid name",
+                        )
+                        .with_help(
+                            "use letters, digits, `_` and `-`: the name qualifies every card id",
+                        ),
+                    );
+                    return None;
+                }
+                let span = find_value(text, "name");
+                let requires_at = m
+                    .requires
+                    .iter()
+                    .map(|r| (id, find_quoted(text, "requires", r)))
+                    .collect();
+                Some(PackMeta {
+                    name: m.name,
+                    version: m.version,
+                    game: m.game,
+                    requires: m.requires,
+                    manifest: Some((id, span)),
+                    requires_at,
+                })
+            }
+            Err(e) => {
+                let span = e
+                    .span()
+                    .map(|r| {
+                        Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start)))
+                    })
+                    .unwrap_or_default();
+                self.diags.push(
+                    Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("invalid pack.toml: {}", e.message()), "here")
+                        .with_help("a pack.toml holds strings: `name = \"my_pack\"`, `version = \"0.1.0\"`, `game = \"<game id>\"`, and optionally `requires = [\"<pack>\"]` and `description = \"…\"`"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Checks the queued decks and warns about exact card names no loaded pack has (run once
+    /// all packs are loaded).
+    pub fn finish(&mut self) {
+        self.check_queued_decks();
+        let refs: Vec<&Compiled> = self.packs.iter().collect();
+        resolve::check_exact_names(&refs, &mut self.diags);
+        crate::base::diagnostic::sort(&mut self.diags);
+        self.diags.dedup();
+    }
+
+    /// The engine's program for `game`: its pack (loaded when it is not yet) and every loaded
+    /// pack of that game. `Err` says why there is none: the pack can't be found or has errors.
+    pub fn program(&mut self, game: &str) -> Result<Program, String> {
+        if self.require(game, None).is_none() {
+            return Err(format!("no pack named `{game}` could be loaded"));
+        }
+        if self.error_count() > 0 {
+            return Err(format!("the pack `{game}` has errors (run `fuda check`)"));
+        }
+        let packs: Vec<&crate::ir::Pack> = self
+            .packs
+            .iter()
+            .map(|c| &c.pack)
+            .filter(|p| p.game == game)
+            .collect();
+        Program::new(&packs)
+    }
+
+    /// Number of errors.
+    pub fn error_count(&self) -> usize {
+        self.diags.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Number of warnings.
+    pub fn warning_count(&self) -> usize {
+        self.diags.len() - self.error_count()
+    }
+}
+
+/// The game a lone file is written for: the word after `game` on its first
+/// non-comment line (the file may not parse; this needs no parser).
+fn lone_game(text: &str) -> Option<(String, Span)> {
+    let mut toks = crate::compiler::lex::tokens(text)
+        .into_iter()
+        .filter(|(t, _)| {
+            !matches!(
+                t,
+                Ok(crate::compiler::lex::Token::Whitespace
+                    | crate::compiler::lex::Token::LineComment
+                    | crate::compiler::lex::Token::BlockComment)
+            )
+        });
+    let (_, first) = toks.next()?;
+    if &text[first.start..first.end] != "game" {
+        return None;
+    }
+    let (t, name) = toks.next()?;
+    (t == Ok(crate::compiler::lex::Token::Ident))
+        .then(|| (text[name.start..name.end].to_string(), name))
+}
+
+/// The span of `"needle"` after `key` in a TOML text (a `requires` entry).
+fn find_quoted(text: &str, key: &str, needle: &str) -> Span {
+    let from = text.find(key).unwrap_or(0);
+    let quoted = format!("\"{needle}\"");
+    match text[from..].find(&quoted) {
+        Some(i) => Span::new(from + i, from + i + quoted.len()),
+        None => find_value(text, key),
+    }
+}
+
+fn find_value(text: &str, key: &str) -> Span {
+    for (i, line) in text.lines().scan(0usize, |off, l| {
+        let start = *off;
+        *off += l.len() + 1;
+        Some((start, l))
+    }) {
+        if line.trim_start().starts_with(key) {
+            if let Some(eq) = line.find('=') {
+                let v = line[eq + 1..].trim();
+                let vs = i + line.find(v).unwrap_or(eq + 1);
+                return Span::new(vs, vs + v.len());
+            }
+        }
+    }
+    Span::default()
+}
+
+/// Used by tests: the id of a file by its display path.
+pub fn file_id(sources: &SourceMap, path: &str) -> Option<FileId> {
+    sources
+        .files()
+        .find(|(_, f)| f.path == path)
+        .map(|(id, _)| id)
+}

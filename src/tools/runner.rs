@@ -1,0 +1,768 @@
+//! Runs scenarios (rules tests written by designers) on the engine: builds the starting state
+//! from a [`Scenario`], answers every request from its script, and checks its expectations.
+//! A name the game does not know is a diagnostic at its token; a failed expectation is a
+//! failure that shows expected vs actual and the tail of the event log.
+
+use crate::base::diagnostic::{self, codes, Diagnostic};
+use crate::base::source::{FileId, Span};
+use crate::engine::{
+    self, Answer, Game, Options, Placement, Program, Request, RequestKind, Seat, Value, ZoneKey,
+};
+use crate::packs::session::Session;
+use crate::tools::scenario::{AnswerKind, CardEntry, Scenario, StartPhase, StatValue, Winner};
+
+/// What running one scenario found.
+#[derive(Debug, Clone, Default)]
+pub struct Report {
+    /// The scenario's name.
+    pub name: String,
+    /// Why it failed (empty: it passed).
+    pub failures: Vec<String>,
+    /// The event log, one line per entry.
+    pub log: Vec<String>,
+}
+
+impl Report {
+    /// Whether every expectation held.
+    pub fn passed(&self) -> bool {
+        self.failures.is_empty()
+    }
+}
+
+/// Runs a scenario; `Err` holds diagnostics for names the game does not know.
+pub fn run(prog: &Program, sc: &Scenario) -> Result<Report, Vec<Diagnostic>> {
+    let mut r = Resolver {
+        prog,
+        file: sc.file,
+        diags: Vec::new(),
+    };
+    let (placements, counters) = r.placements(sc);
+    let phase = match &sc.start.phase {
+        StartPhase::Named(p) => r.index(&prog.phase_index, p, p.span, "phase"),
+        _ => None,
+    };
+    let expect_phase = sc
+        .expect
+        .phase
+        .as_ref()
+        .and_then(|p| r.index(&prog.phase_index, p, p.span, "phase"));
+    r.check_expect_names(sc);
+    if !r.diags.is_empty() {
+        return Err(r.diags);
+    }
+    let players = prog.players() as u32;
+    let options = Options {
+        seed: sc.seed,
+        max_steps: *sc.max_steps,
+    };
+    let active = (sc.start.player.value.clamp(1, players) - 1) as Seat;
+    let setup = matches!(sc.start.phase, StartPhase::Setup(_));
+    let mut game = Game::from_placements(
+        prog,
+        &placements,
+        *sc.start.turn,
+        active,
+        phase,
+        setup,
+        &options,
+    );
+    for (seat, k, v) in counters {
+        game.state.players[seat as usize].counters[k as usize] = v;
+    }
+    let mut report = Report {
+        name: sc.name.clone(),
+        ..Report::default()
+    };
+    let mut next = 0;
+    while let Some(req) = game.step() {
+        let Some(line) = sc.script.get(next) else {
+            break;
+        };
+        next += 1;
+        if line.kind == AnswerKind::Concede && line.player != req.player as u32 + 1 {
+            // 12.7: a player may concede at any time, not only when asked
+            game.concede((line.player - 1) as Seat);
+            continue;
+        }
+        match answer_for(&game, &req, &line.kind, line.player) {
+            Ok(a) => {
+                if !game.answer(&req, a) {
+                    report.failures.push(format!(
+                        "script line {next} does not fit: {}",
+                        describe(&req)
+                    ));
+                    break;
+                }
+            }
+            Err(why) => {
+                report.failures.push(format!(
+                    "unexpected answer at script line {next} (`p{}: …`): {why}\n  asked: {}",
+                    line.player,
+                    describe(&req)
+                ));
+                break;
+            }
+        }
+    }
+    if report.failures.is_empty() && next < sc.script.len() {
+        report.failures.push(format!(
+            "{} script line(s) left unused, from line {}: the game {} first",
+            sc.script.len() - next,
+            next + 1,
+            if game.outcome().is_some() {
+                "ended"
+            } else {
+                "asked nothing more"
+            }
+        ));
+    }
+    for n in &game.notes {
+        if !n.is_empty()
+            && game.outcome() == Some(&engine::Outcome::Draw)
+            && sc.expect.winner.as_ref().map(|w| w.value) != Some(Winner::Draw)
+        {
+            report.failures.push(format!("the game ended early: {n}"));
+        }
+    }
+    report.log = game.log().iter().map(|e| e.text.clone()).collect();
+    if report.failures.is_empty() {
+        check(&mut game, sc, expect_phase, &mut report);
+    }
+    Ok(report)
+}
+
+/// The engine answer a script line stands for, or why it fits no option.
+fn answer_for(
+    game: &Game<'_>,
+    req: &Request,
+    kind: &AnswerKind,
+    player: u32,
+) -> Result<Answer, String> {
+    if player != req.player as u32 + 1 && *kind != AnswerKind::Concede {
+        return Err(format!(
+            "p{} answers, but p{} is asked",
+            player,
+            req.player + 1
+        ));
+    }
+    // The script is written by someone who sees everything: options are matched by the
+    // card they stand for, even when the chooser sees it as a hidden card.
+    let names_match = |opt: &engine::Choice, want: &str| {
+        let (want, _) = split_index(want);
+        match opt.card_id {
+            Some(c) => game.card_name(c) == want || number_matches(game, opt, want),
+            None => opt.card.as_deref() == Some(want),
+        }
+    };
+    Ok(match (&req.kind, kind) {
+        (_, AnswerKind::Concede) => Answer::Concede,
+        (RequestKind::Action, AnswerKind::Pass) => Answer::Pick(req.options.len() - 1),
+        (RequestKind::Action, AnswerKind::Action { name, card }) => {
+            let mut hits = req.options.iter().enumerate().filter(|(_, o)| {
+                o.action.as_deref() == Some(name.as_str())
+                    && match card {
+                        Some(c) => names_match(o, c),
+                        None => o.card.is_none(),
+                    }
+            });
+            let nth = card.as_ref().map(|c| split_index(c).1).unwrap_or(1);
+            match hits.nth(nth as usize - 1) {
+                Some((i, _)) => Answer::Pick(i),
+                None => return Err("no option matches".into()),
+            }
+        }
+        (RequestKind::YesNo, AnswerKind::Yes) => Answer::Yes(true),
+        (RequestKind::YesNo, AnswerKind::No) => Answer::Yes(false),
+        (RequestKind::Cards { .. }, AnswerKind::Choose(names)) => {
+            let mut picked: Vec<usize> = Vec::new();
+            for n in names {
+                let (_, nth) = split_index(n);
+                let found = req
+                    .options
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, o)| !picked.contains(i) && names_match(o, n))
+                    .nth(nth as usize - 1)
+                    .map(|(i, _)| i);
+                match found {
+                    Some(i) => picked.push(i),
+                    None => return Err(format!("no option is `{}`", n.value)),
+                }
+            }
+            Answer::Many(picked)
+        }
+        (RequestKind::OneOf, AnswerKind::Option(label)) => {
+            match req.options.iter().position(|o| o.label == label.value) {
+                Some(i) => Answer::Pick(i),
+                None => return Err(format!("no option is labelled `{}`", label.value)),
+            }
+        }
+        (RequestKind::OneOf, AnswerKind::Choose(names)) if names.len() == 1 => {
+            match req.options.iter().position(|o| names_match(o, &names[0])) {
+                Some(i) => Answer::Pick(i),
+                None => return Err(format!("no option is `{}`", names[0].value)),
+            }
+        }
+        (RequestKind::Declare, AnswerKind::Declare(t)) => Answer::Text(t.value.clone()),
+        _ => return Err("this kind of answer does not fit the question".into()),
+    })
+}
+
+fn number_matches(game: &Game<'_>, opt: &engine::Choice, want: &str) -> bool {
+    match opt.card_id {
+        Some(c) => {
+            let def = game.state.cards[c as usize].def as usize;
+            game.prog.cards[def].number == want
+        }
+        None => false,
+    }
+}
+
+/// `名前 #2` → (`名前`, 2).
+fn split_index(s: &str) -> (&str, u32) {
+    if let Some((a, b)) = s.rsplit_once(" #") {
+        if let Ok(n) = b.trim().parse::<u32>() {
+            return (a.trim(), n.max(1));
+        }
+    }
+    (s.trim(), 1)
+}
+
+/// A request as a line of text with its options.
+pub fn describe(req: &Request) -> String {
+    let opts: Vec<String> = req.options.iter().map(|o| o.label.clone()).collect();
+    let kind = match &req.kind {
+        RequestKind::Action => "an action".to_string(),
+        RequestKind::YesNo => "yes or no".to_string(),
+        RequestKind::Cards { min, max } => format!("{min} to {max} cards"),
+        RequestKind::OneOf => "one option".to_string(),
+        RequestKind::Declare => "a declaration".to_string(),
+    };
+    if matches!(req.kind, RequestKind::YesNo | RequestKind::Declare) {
+        format!("p{}: {} ({kind})", req.player + 1, req.prompt)
+    } else {
+        format!(
+            "p{}: {} ({kind}; options: {})",
+            req.player + 1,
+            req.prompt,
+            opts.join(" | ")
+        )
+    }
+}
+
+/// Resolves scenario names against the game, collecting diagnostics.
+struct Resolver<'a> {
+    prog: &'a Program,
+    file: FileId,
+    diags: Vec<Diagnostic>,
+}
+
+impl Resolver<'_> {
+    fn index(
+        &mut self,
+        map: &rustc_hash::FxHashMap<String, u16>,
+        name: &str,
+        span: Span,
+        what: &str,
+    ) -> Option<u16> {
+        if let Some((_, v)) = find(map, name) {
+            return Some(v);
+        }
+        let names: Vec<&str> = map.keys().map(|k| Program::short(k)).collect();
+        let mut d = Diagnostic::error(
+            codes::RUN_UNKNOWN_NAME,
+            self.file,
+            span,
+            format!("the game has no {what} `{name}`"),
+            format!("unknown {what}"),
+        );
+        if let Some(s) = diagnostic::closest(name, names.iter().copied()) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        self.diags.push(d);
+        None
+    }
+
+    fn card(&mut self, name: &str, span: Span) -> Option<u32> {
+        let (name, _) = split_index(name);
+        if let Some(i) = self.prog.find_card(name) {
+            return Some(i);
+        }
+        let names: Vec<&str> = self.prog.cards.iter().map(|c| c.name.as_str()).collect();
+        let mut d = Diagnostic::error(
+            codes::RUN_UNKNOWN_NAME,
+            self.file,
+            span,
+            format!("the game has no card `{name}`"),
+            "unknown card",
+        );
+        if let Some(s) = diagnostic::closest(name, names.iter().copied()) {
+            d = d.with_help(format!("did you mean `{s}`?"));
+        }
+        self.diags.push(d);
+        None
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn placements(&mut self, sc: &Scenario) -> (Vec<Placement>, Vec<(Seat, u16, i64)>) {
+        let mut out = Vec::new();
+        let mut counters = Vec::new();
+        let players = self.prog.players() as u32;
+        for p in &sc.players {
+            if p.seat > players {
+                self.diags.push(Diagnostic::error(
+                    codes::RUN_UNKNOWN_NAME,
+                    self.file,
+                    p.span,
+                    format!("the game has {players} players; this is player {}", p.seat),
+                    "no such seat",
+                ));
+                continue;
+            }
+            let seat = (p.seat - 1) as Seat;
+            for c in &p.counters {
+                if let Some(k) = self.index(
+                    &self.prog.counter_index.clone(),
+                    &c.name,
+                    c.name.span,
+                    "counter",
+                ) {
+                    counters.push((seat, k, *c.value));
+                }
+            }
+            for z in &p.zones {
+                let Some(zone) = self.index(&self.prog.zones.clone(), &z.zone, z.zone.span, "zone")
+                else {
+                    continue;
+                };
+                for e in &z.cards {
+                    self.place(e, seat, ZoneKey { zone, owner: seat }, None, &mut out);
+                }
+            }
+        }
+        (out, counters)
+    }
+
+    fn place(
+        &mut self,
+        e: &CardEntry,
+        seat: Seat,
+        zone: ZoneKey,
+        host: Option<usize>,
+        out: &mut Vec<Placement>,
+    ) {
+        let Some(def) = self.card(&e.card, e.card.span) else {
+            return;
+        };
+        let states: Vec<u16> = e
+            .states
+            .iter()
+            .filter_map(|s| self.index(&self.prog.state_index.clone(), s, s.span, "state"))
+            .collect();
+        let counters: Vec<(u16, i64)> = e
+            .counters
+            .iter()
+            .filter_map(|c| {
+                self.index(
+                    &self.prog.counter_index.clone(),
+                    &c.name,
+                    c.name.span,
+                    "counter",
+                )
+                .map(|k| (k, *c.value))
+            })
+            .collect();
+        for _ in 0..e.count.max(1) {
+            let me = out.len();
+            out.push(Placement {
+                def,
+                owner: seat,
+                zone,
+                states: states.clone(),
+                counters: counters.clone(),
+                face_up: e
+                    .face
+                    .as_ref()
+                    .map(|f| f.value == crate::tools::scenario::Face::Up),
+                host,
+                slot: e.slot.as_ref().map(|s| s.value.clone()),
+            });
+            for a in &e.attached {
+                self.place(a, seat, zone, Some(me), out);
+            }
+        }
+    }
+
+    fn check_expect_names(&mut self, sc: &Scenario) {
+        let prog = self.prog;
+        for p in &sc.expect.players {
+            for c in &p.counters {
+                self.index(&prog.counter_index, &c.name, c.name.span, "counter");
+            }
+            for z in &p.zones {
+                self.index(&prog.zones, &z.zone, z.zone.span, "zone");
+                for e in &z.cards {
+                    self.card(&e.card, e.card.span);
+                }
+            }
+            for z in &p.counts {
+                self.index(&prog.zones, &z.zone, z.zone.span, "zone");
+            }
+        }
+        for c in &sc.expect.cards {
+            self.card(&c.card, c.card.span);
+            if let Some(z) = &c.zone {
+                self.index(&prog.zones, z, z.span, "zone");
+            }
+            for s in c.states.iter().chain(&c.not_states) {
+                self.index(&prog.state_index, s, s.span, "state");
+            }
+            for s in &c.stats {
+                self.index(&prog.stat_index, &s.stat, s.stat.span, "stat");
+            }
+            for k in &c.counters {
+                self.index(&prog.counter_index, &k.name, k.name.span, "counter");
+            }
+        }
+    }
+}
+
+fn find<'a>(map: &'a rustc_hash::FxHashMap<String, u16>, name: &str) -> Option<(&'a String, u16)> {
+    map.iter()
+        .find(|(k, _)| k.as_str() == name || Program::short(k) == name)
+        .map(|(k, v)| (k, *v))
+}
+
+/// The printed names a list of card entries stands for, one per copy (a name the game lacks is
+/// kept as written: it was reported before the run).
+fn expected_names(prog: &Program, entries: &[CardEntry]) -> Vec<String> {
+    entries
+        .iter()
+        .flat_map(|e| {
+            let name = prog
+                .find_card(&e.card)
+                .map(|i| prog.cards[i as usize].name.clone())
+                .unwrap_or_else(|| e.card.value.clone());
+            std::iter::repeat_n(name, e.count.max(1) as usize)
+        })
+        .collect()
+}
+
+/// Checks the expectations against the game as it stopped.
+fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report) {
+    let prog = game.prog;
+    let e = &sc.expect;
+    if let Some(w) = &e.winner {
+        let actual = match game.outcome() {
+            Some(engine::Outcome::Win(p)) => Winner::Player(*p as u32 + 1),
+            Some(engine::Outcome::Draw) => Winner::Draw,
+            None => Winner::None,
+        };
+        if actual != w.value {
+            r.failures.push(format!(
+                "winner: expected {}, got {}",
+                show_winner(w.value),
+                show_winner(actual)
+            ));
+        }
+    }
+    if let Some(t) = &e.turn {
+        if game.state.turn != t.value {
+            r.failures.push(format!(
+                "turn: expected {}, got {}",
+                t.value, game.state.turn
+            ));
+        }
+    }
+    if let Some(p) = &e.turn_player {
+        if game.state.active as u32 + 1 != p.value {
+            r.failures.push(format!(
+                "turn player: expected p{}, got p{}",
+                p.value,
+                game.state.active + 1
+            ));
+        }
+    }
+    if let Some(want) = phase {
+        if game.state.phase != Some(want) {
+            let name = |p: Option<u16>| {
+                p.map(|p| Program::short(&prog.ruleset.phases[p as usize].id).to_string())
+                    .unwrap_or("none".into())
+            };
+            r.failures.push(format!(
+                "phase: expected {}, got {}",
+                name(Some(want)),
+                name(game.state.phase)
+            ));
+        }
+    }
+    let mut from = 0;
+    for l in &e.log {
+        match r.log[from..].iter().position(|x| x.contains(l.as_str())) {
+            Some(i) => from += i + 1,
+            None => r.failures.push(format!(
+                "log: no line after line {from} contains `{}`",
+                l.value
+            )),
+        }
+    }
+    for l in &e.not_log {
+        if let Some(x) = r.log.iter().find(|x| x.contains(l.as_str())) {
+            r.failures
+                .push(format!("log: a line contains `{}`: {x}", l.value));
+        }
+    }
+    for p in &e.players {
+        let seat = (p.player.value.max(1) - 1) as Seat;
+        if seat as usize >= game.state.players.len() {
+            continue;
+        }
+        for c in &p.counters {
+            if let Some((_, k)) = find(&prog.counter_index, &c.name) {
+                let got = game.state.players[seat as usize].counters[k as usize];
+                if got != c.value.value {
+                    r.failures.push(format!(
+                        "p{}'s {}: expected {}, got {got}",
+                        seat + 1,
+                        c.name.value,
+                        c.value.value
+                    ));
+                }
+            }
+        }
+        for z in &p.zones {
+            if let Some((_, zi)) = find(&prog.zones, &z.zone) {
+                let mut got: Vec<String> = game
+                    .state
+                    .zone(ZoneKey {
+                        zone: zi,
+                        owner: seat,
+                    })
+                    .iter()
+                    .map(|c| game.card_name(*c))
+                    .collect();
+                let mut want = expected_names(prog, &z.cards);
+                got.sort();
+                want.sort();
+                if got != want {
+                    r.failures.push(format!(
+                        "p{}'s {}: expected [{}], got [{}]",
+                        seat + 1,
+                        z.zone.value,
+                        want.join(", "),
+                        got.join(", ")
+                    ));
+                }
+            }
+        }
+        for z in &p.counts {
+            if let Some((_, zi)) = find(&prog.zones, &z.zone) {
+                let got = game
+                    .state
+                    .zone(ZoneKey {
+                        zone: zi,
+                        owner: seat,
+                    })
+                    .len() as u64;
+                if got != z.count.value {
+                    r.failures.push(format!(
+                        "p{}'s {} count: expected {}, got {got}",
+                        seat + 1,
+                        z.zone.value,
+                        z.count.value
+                    ));
+                }
+            }
+        }
+    }
+    for c in &e.cards {
+        let Some(def) = prog.find_card(&c.card) else {
+            continue;
+        };
+        let zone = c
+            .zone
+            .as_ref()
+            .and_then(|z| find(&prog.zones, z))
+            .map(|x| x.1);
+        let owner = c.player.as_ref().map(|p| (p.value.max(1) - 1) as Seat);
+        let matches: Vec<u32> = (0..game.state.cards.len() as u32)
+            .filter(|i| {
+                let cs = &game.state.cards[*i as usize];
+                cs.def == def
+                    && zone.is_none_or(|z| cs.zone.zone == z)
+                    && owner.is_none_or(|o| cs.zone.owner == o)
+            })
+            .collect();
+        let Some(&card) = matches.get(c.index.value.max(1) as usize - 1) else {
+            r.failures
+                .push(format!("card `{}`: not found where expected", c.card.value));
+            continue;
+        };
+        let label = c.card.value.clone();
+        for s in &c.stats {
+            let Some((id, _)) = find(&prog.stat_index, &s.stat) else {
+                continue;
+            };
+            let got = game.stat(card, id);
+            let want = match &s.value.value {
+                StatValue::Number(n) => Value::Int(*n),
+                StatValue::Composite(v) => Value::Pair(v.iter().map(|x| Some(*x)).collect()),
+            };
+            if got != want {
+                r.failures.push(format!(
+                    "{label}: {} expected {}, got {}",
+                    s.stat.value,
+                    show_value(&want),
+                    show_value(&got)
+                ));
+            }
+        }
+        for s in &c.states {
+            if let Some((_, si)) = find(&prog.state_index, s) {
+                if !game.state.in_state(card, si) {
+                    r.failures
+                        .push(format!("{label}: expected to be {}", s.value));
+                }
+            }
+        }
+        for s in &c.not_states {
+            if let Some((_, si)) = find(&prog.state_index, s) {
+                if game.state.in_state(card, si) {
+                    r.failures
+                        .push(format!("{label}: expected not to be {}", s.value));
+                }
+            }
+        }
+        for k in &c.counters {
+            if let Some((_, ki)) = find(&prog.counter_index, &k.name) {
+                let got = game.state.cards[card as usize].counters[ki as usize];
+                if got != k.value.value {
+                    r.failures.push(format!(
+                        "{label}: {} expected {}, got {got}",
+                        k.name.value, k.value.value
+                    ));
+                }
+            }
+        }
+        if let Some(f) = &c.face {
+            let up = game.state.cards[card as usize].face_up;
+            if up != (f.value == crate::tools::scenario::Face::Up) {
+                r.failures.push(format!(
+                    "{label}: expected face {}",
+                    if up { "down" } else { "up" }
+                ));
+            }
+        }
+        if let Some(att) = &c.attached {
+            let mut got: Vec<String> = game
+                .attached_cards(card)
+                .iter()
+                .map(|x| game.card_name(*x))
+                .collect();
+            let mut want = expected_names(prog, att);
+            got.sort();
+            want.sort();
+            if got != want {
+                r.failures.push(format!(
+                    "{label}: attached expected [{}], got [{}]",
+                    want.join(", "),
+                    got.join(", ")
+                ));
+            }
+        }
+    }
+}
+
+fn show_winner(w: Winner) -> String {
+    match w {
+        Winner::Player(p) => format!("p{p}"),
+        Winner::Draw => "draw".into(),
+        Winner::None => "none (the game goes on)".into(),
+    }
+}
+
+fn show_value(v: &Value) -> String {
+    match v {
+        Value::Int(n) => n.to_string(),
+        Value::Pair(p) => p
+            .iter()
+            .map(|x| x.map_or("-".into(), |x| x.to_string()))
+            .collect::<Vec<_>>()
+            .join("/"),
+        Value::Absent => "nothing".into(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// The result of running scenario files.
+#[derive(Default)]
+pub struct Suite {
+    /// One report per scenario that ran, with its file.
+    pub reports: Vec<(String, Report)>,
+    /// Scenario files that could not run, and the packs' diagnostics.
+    pub session: Session,
+}
+
+impl Suite {
+    /// How many passed.
+    pub fn passed(&self) -> usize {
+        self.reports.iter().filter(|(_, r)| r.passed()).count()
+    }
+
+    /// How many failed (a scenario that could not run counts as failed).
+    pub fn failed(&self) -> usize {
+        self.reports.len() - self.passed()
+    }
+}
+
+/// Finds the scenario files under `paths` and runs each on its game.
+pub fn run_paths(paths: &[std::path::PathBuf]) -> Suite {
+    let mut suite = Suite::default();
+    let files = crate::tools::scenario::discover(paths);
+    let mut programs: std::collections::HashMap<String, Result<Program, String>> =
+        Default::default();
+    for path in files {
+        let shown = path.display().to_string();
+        let sc = match crate::tools::scenario::load(&path, &mut suite.session.sources) {
+            Ok(sc) => sc,
+            Err(diags) => {
+                suite.session.diags.extend(diags);
+                suite
+                    .reports
+                    .push((shown, failed_report(&path, "the scenario file has errors")));
+                continue;
+            }
+        };
+        let game = sc.game.value.clone();
+        if !programs.contains_key(&game) {
+            if let Some(dir) = crate::packs::manifest::find_pack_dir(&path) {
+                suite.session.load_dir(&dir);
+            }
+            let p = suite.session.program(&game);
+            programs.insert(game.clone(), p);
+        }
+        let report = match &programs[&game] {
+            Ok(prog) => match run(prog, &sc) {
+                Ok(r) => r,
+                Err(diags) => {
+                    suite.session.diags.extend(diags);
+                    failed_report(&path, "the scenario names things the game does not have")
+                }
+            },
+            Err(e) => failed_report(&path, e),
+        };
+        suite.reports.push((shown, report));
+    }
+    suite
+}
+
+fn failed_report(path: &std::path::Path, why: &str) -> Report {
+    Report {
+        name: path
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        failures: vec![why.to_string()],
+        log: Vec::new(),
+    }
+}
