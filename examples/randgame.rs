@@ -1,3 +1,7 @@
+//! Random PMV games with the shipped decks, for profiling the engine under callgrind or perf
+//! without `fuda sim`'s threads and summary: `cargo run --release --example randgame -- SEED
+//! GAMES` (one game prints its whole log).
+
 use fuda::engine::{Agent, Game, Options, RandomAgent};
 use fuda::packs::Session;
 use std::path::Path;
@@ -14,7 +18,7 @@ fn main() {
     let mut s = Session::new();
     s.check_path(Path::new("cards/pmv"));
     s.finish();
-    let prog = s.program("pmv").unwrap();
+    let prog = s.program("pmv").expect("the shipped PMV pack compiles");
     let decks: Vec<Vec<u32>> = s
         .decks
         .iter()

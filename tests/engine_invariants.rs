@@ -13,7 +13,7 @@
 //! `pmv_zones_hold_after_every_answer` steps a few games by hand and checks the zones after
 //! every answer.
 
-mod support;
+use crate::support;
 
 use fuda::engine::{Game, Outcome};
 use std::collections::BTreeMap;

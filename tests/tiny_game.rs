@@ -11,7 +11,7 @@
 //! with the zones checked after every answer. And one set-up position: two triggered
 //! abilities of one player waiting at once both resolve, the order asked once.
 
-mod support;
+use crate::support;
 
 use fuda::engine::state::{ModKind, StatOp, Until};
 use fuda::engine::{Answer, Game, Outcome, Placement, RequestKind, Seat, Value, ZoneKey};

@@ -15,10 +15,18 @@ use crate::compiler::ast::Item;
 use crate::compiler::lex::{self, ItemKind};
 use pest::Parser;
 
-/// The pest parser generated from `grammar/fuda.pest`.
-#[derive(pest_derive::Parser)]
-#[grammar = "grammar/fuda.pest"]
-pub struct FudaParser;
+pub use generated::{FudaParser, Rule};
+
+/// What pest generates from the grammar: the parser and its `Rule` enum, one variant per grammar
+/// rule (documented in `grammar/fuda.pest` itself, so the generated items carry no doc comments).
+mod generated {
+    #![allow(missing_docs)]
+
+    /// The pest parser generated from `grammar/fuda.pest`.
+    #[derive(pest_derive::Parser)]
+    #[grammar = "grammar/fuda.pest"]
+    pub struct FudaParser;
+}
 
 /// A parsed item with the span of its source.
 #[derive(Debug, Clone)]

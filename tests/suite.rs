@@ -1,0 +1,35 @@
+//! The integration tests, as one test binary: one link step instead of one per file (CI has two
+//! cores). Each file under `tests/` stays a module of its own, with its own doc saying what it
+//! proves (ARCHITECTURE.md, "Tests"); `support` is shared by the engine tests. Run one with a
+//! filter: `cargo test --test suite scenarios::`.
+
+#![allow(clippy::unwrap_used)]
+
+mod support;
+
+#[path = "cards.rs"]
+mod cards;
+#[path = "decks.rs"]
+mod decks;
+#[path = "diagnostics.rs"]
+mod diagnostics;
+#[path = "engine_invariants.rs"]
+mod engine_invariants;
+#[path = "hostile.rs"]
+mod hostile;
+#[path = "layering.rs"]
+mod layering;
+#[path = "no_game_words.rs"]
+mod no_game_words;
+#[path = "properties.rs"]
+mod properties;
+#[path = "scenario_format.rs"]
+mod scenario_format;
+#[path = "scenarios.rs"]
+mod scenarios;
+#[path = "sim.rs"]
+mod sim;
+#[path = "tiny_game.rs"]
+mod tiny_game;
+#[path = "typos.rs"]
+mod typos;
