@@ -17,6 +17,18 @@ use std::path::{Path, PathBuf};
 
 mod decks;
 
+/// A pack's files as registered in the session's source map.
+struct RegisteredFiles {
+    /// The id of the pack's first file (the cache stores ids relative to it).
+    base: FileId,
+    /// How many files the pack has.
+    count: u32,
+    /// The ids of the files that are valid text, in order.
+    decoded: Vec<FileId>,
+    /// Whether every file could be read and decoded.
+    valid: bool,
+}
+
 /// One compilation: every source file read, every diagnostic found, every pack compiled.
 #[derive(Default)]
 pub struct Session {
@@ -157,8 +169,40 @@ impl Session {
 
     /// Compiles a pack's sources, compiling its requirements first. Returns its index.
     pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
-        // Register every file first, so a pack's files get consecutive ids
-        // (the cache stores ids relative to the first one).
+        let files = self.register_files(&src);
+        let meta = match &src.manifest_text {
+            Some(text) => self.manifest(&src.manifest_path, text)?,
+            None => self.lone_meta(&src, &files.decoded)?,
+        };
+        if let Some(i) = self.pack_index(&meta.name) {
+            return Some(i);
+        }
+        let (deps, requirements_met) = self.compile_requirements(&meta, &src, &files)?;
+        let valid = files.valid && requirements_met;
+
+        // A cached copy, when the pack and everything it builds on are unchanged.
+        let key = match (&self.cache, &src.manifest_text, valid) {
+            (Some(_), Some(manifest), true) => {
+                let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
+                (dep_keys.iter().all(|k| !k.is_empty()))
+                    .then(|| Cache::key(manifest, &src.files, &dep_keys))
+            }
+            _ => None,
+        };
+        if let (Some(cache), Some(key)) = (&self.cache, &key) {
+            let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
+            if let Some(compiled) = cache.load(key, files.base, &dep_refs, &mut self.diags) {
+                self.packs.push(compiled);
+                self.keys.push(key.clone());
+                return Some(self.packs.len() - 1);
+            }
+        }
+        Some(self.compile_fresh(&meta, files, &deps, key))
+    }
+
+    /// Registers every file of `src` first, so a pack's files get consecutive ids (the cache
+    /// stores ids relative to the first one), and reports the files that could not be read.
+    fn register_files(&mut self, src: &PackSource) -> RegisteredFiles {
         let base = self.sources.next_id();
         let mut decoded = Vec::new();
         let mut valid = true;
@@ -168,7 +212,6 @@ impl Session {
                 None => valid = false,
             }
         }
-        let file_count = src.files.len() as u32;
         for (path, reason) in &src.unreadable {
             let d = self.whole_file_error(
                 path,
@@ -179,13 +222,23 @@ impl Session {
             self.diags.push(d);
             valid = false;
         }
-        let meta = match &src.manifest_text {
-            Some(text) => self.manifest(&src.manifest_path, text)?,
-            None => self.lone_meta(&src, &decoded)?,
-        };
-        if let Some(i) = self.pack_index(&meta.name) {
-            return Some(i);
+        RegisteredFiles {
+            base,
+            count: src.files.len() as u32,
+            decoded,
+            valid,
         }
+    }
+
+    /// Compiles the packs `meta` requires, reporting a requirement cycle where it closes (then
+    /// `None`: the pack is not compiled) and each requirement that cannot be found. Returns the
+    /// requirements' indices, and whether all of them were found.
+    fn compile_requirements(
+        &mut self,
+        meta: &PackMeta,
+        src: &PackSource,
+        files: &RegisteredFiles,
+    ) -> Option<(Vec<usize>, bool)> {
         if self.in_progress.contains(&meta.name) {
             let (file, span) = meta.manifest.unwrap_or_default();
             let chain = self.in_progress.join("` → `");
@@ -206,85 +259,83 @@ impl Session {
         }
         self.in_progress.push(meta.name.clone());
         let mut deps = Vec::new();
+        let mut all_found = true;
         for (at, req) in meta.requires.iter().enumerate() {
             match self.require(req, src.dir.as_deref()) {
                 Some(i) => deps.push(i),
                 // A cycle was reported where it closed.
-                None if self.in_progress.contains(req) => valid = false,
+                None if self.in_progress.contains(req) => all_found = false,
                 None => {
                     let (file, span) = meta
                         .requires_at
                         .get(at)
                         .copied()
                         .or(meta.manifest)
-                        .unwrap_or((decoded.first().copied().unwrap_or(base), Span::default()));
-                    let loaded: Vec<String> =
-                        self.packs.iter().map(|p| p.pack.name.clone()).collect();
-                    let known = known_packs(&loaded);
-                    let help = crate::base::diagnostic::did_you_mean(
-                        req,
-                        known.iter().map(String::as_str),
-                    )
-                    .unwrap_or_else(|| {
-                        format!("put the `{req}` pack beside this one, or under `cards/{req}`")
-                    });
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::PACK_MISSING_REQUIREMENT,
-                            file,
-                            span,
-                            format!(
-                                "pack `{}` requires `{req}`, which cannot be found",
-                                meta.name
-                            ),
-                            "no such pack",
-                        )
-                        .with_help(help),
-                    );
-                    valid = false;
+                        .unwrap_or((
+                            files.decoded.first().copied().unwrap_or(files.base),
+                            Span::default(),
+                        ));
+                    self.missing_requirement(meta, req, file, span);
+                    all_found = false;
                 }
             }
         }
         self.in_progress.retain(|n| n != &meta.name);
+        Some((deps, all_found))
+    }
 
-        // A cached copy, when the pack and everything it builds on are unchanged.
-        let key = match (&self.cache, &src.manifest_text, valid) {
-            (Some(_), Some(manifest), true) => {
-                let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
-                (dep_keys.iter().all(|k| !k.is_empty()))
-                    .then(|| Cache::key(manifest, &src.files, &dep_keys))
-            }
-            _ => None,
-        };
-        if let (Some(cache), Some(key)) = (&self.cache, &key) {
-            let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
-            if let Some(compiled) = cache.load(key, base, &dep_refs, &mut self.diags) {
-                self.packs.push(compiled);
-                self.keys.push(key.clone());
-                return Some(self.packs.len() - 1);
-            }
-        }
+    /// Reports that `meta` requires `req`, which no search found, at `file`/`span`.
+    fn missing_requirement(&mut self, meta: &PackMeta, req: &str, file: FileId, span: Span) {
+        let loaded: Vec<String> = self.packs.iter().map(|p| p.pack.name.clone()).collect();
+        let known = known_packs(&loaded);
+        let help = crate::base::diagnostic::did_you_mean(req, known.iter().map(String::as_str))
+            .unwrap_or_else(|| {
+                format!("put the `{req}` pack beside this one, or under `cards/{req}`")
+            });
+        self.diags.push(
+            Diagnostic::error(
+                codes::PACK_MISSING_REQUIREMENT,
+                file,
+                span,
+                format!(
+                    "pack `{}` requires `{req}`, which cannot be found",
+                    meta.name
+                ),
+                "no such pack",
+            )
+            .with_help(help),
+        );
+    }
 
+    /// Parses and resolves a pack no cache holds, and stores it under `key` when it has no
+    /// error. Returns its index.
+    fn compile_fresh(
+        &mut self,
+        meta: &PackMeta,
+        files: RegisteredFiles,
+        deps: &[usize],
+        key: Option<String>,
+    ) -> usize {
         let before = self.diags.len();
         let mut units = Vec::new();
-        for id in decoded {
+        for id in files.decoded {
             let text = self.sources.get(id).text.clone();
             let items = parse::parse_file(&text, id, &mut self.diags);
             units.push(SourceUnit { file: id, items });
         }
         let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
-        let compiled = resolve::compile(&meta, &units, &dep_refs, &self.sources, &mut self.diags);
+        let compiled = resolve::compile(meta, &units, &dep_refs, &self.sources, &mut self.diags);
         let new_diags = &self.diags[before..];
         let stored_key = match (&self.cache, key) {
             (Some(cache), Some(key)) if new_diags.iter().all(|d| !d.is_error()) => {
-                cache.store(&key, &compiled, base, file_count, new_diags);
+                cache.store(&key, &compiled, files.base, files.count, new_diags);
                 key
             }
             _ => String::new(),
         };
         self.packs.push(compiled);
         self.keys.push(stored_key);
-        Some(self.packs.len() - 1)
+        self.packs.len() - 1
     }
 
     /// Registers a file's bytes as text. Invalid UTF-8 is reported and gives `None` (the file
