@@ -318,96 +318,13 @@ impl<'p> Game<'p> {
         g
     }
 
+    /// A game with the cards placed and nothing run yet.
     fn empty(prog: &'p Program, placements: &[Placement], options: &Options) -> Game<'p> {
-        let n = prog.players();
-        let counters = prog.ruleset.counters.len();
         let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
         rng.set_stream(0);
-        let mut state = State {
-            players: vec![
-                PlayerState {
-                    counters: vec![0; counters],
-                    lost: false,
-                    won: false,
-                };
-                n
-            ],
-            cards: Vec::with_capacity(placements.len()),
-            zones: vec![Vec::new(); prog.ruleset.zones.len().max(1) * n],
-            modifiers: Vec::new(),
-            aliases: Vec::new(),
-            cancelled: Vec::new(),
-            uses: Vec::new(),
-            clock: 0,
-            generation: 0,
-            turn: 0,
-            active: 0,
-            phase: None,
-            outcome: None,
-        };
-        for p in placements {
-            let id = state.cards.len() as CardId;
-            let zone = &prog.ruleset.zones[p.zone.zone as usize];
-            let face_up = p
-                .face_up
-                .unwrap_or(zone.visibility == ir::Visibility::Public);
-            let mut counters_v = vec![0; counters];
-            for (c, v) in &p.counters {
-                counters_v[*c as usize] = *v;
-            }
-            let mut states = 0u64;
-            if prog
-                .in_play
-                .get(p.zone.zone as usize)
-                .copied()
-                .unwrap_or(false)
-            {
-                states = prog.default_states;
-            }
-            for s in &p.states {
-                states &= !prog.states[*s as usize].group_mask;
-                states |= 1 << s;
-            }
-            let owner = p.zone.owner;
-            state.cards.push(CardState {
-                def: p.def,
-                owner: p.owner,
-                controller: if zone.per_player { owner } else { p.owner },
-                zone: p.zone,
-                face_up,
-                states,
-                counters: counters_v,
-                host: None,
-                incarnation: 0,
-                entered: 0,
-                treat: None,
-                known: 0,
-                effect_negated: false,
-                slot: p.slot.clone(),
-            });
-            let slot = state.slot(p.zone);
-            state.zones[slot].push(id);
-        }
-        for (i, p) in placements.iter().enumerate() {
-            if let Some(h) = p.host {
-                state.cards[i].host = Some(h as CardId);
-            }
-        }
-        // Ordered zones listed top first by their placer: the last card is the top.
-        for (z, zone) in prog.ruleset.zones.iter().enumerate() {
-            if zone.ordered {
-                for o in 0..n {
-                    let k = state.slot(ZoneKey {
-                        zone: z as u16,
-                        owner: o as Seat,
-                    });
-                    state.zones[k].reverse();
-                }
-            }
-        }
         Game {
             prog,
-            state,
+            state: initial_state(prog, placements),
             frames: Vec::new(),
             ctxs: Vec::new(),
             vars: Vec::new(),
@@ -576,18 +493,9 @@ impl<'p> Game<'p> {
         };
         match top {
             Frame::Root { setup_done } => {
-                if !*setup_done {
-                    *setup_done = true;
-                    self.push_ctx(0, None, None, None);
-                    self.frames.push(Frame::PhaseEnd);
-                    self.frames.push(self.block(&self.prog.ruleset.setup));
-                    return Ok(());
-                }
-                if self.prog.ruleset.turn.is_empty() {
-                    self.frames.clear();
-                    return Ok(());
-                }
-                self.begin_turn();
+                let setup = !*setup_done;
+                *setup_done = true;
+                self.advance_root(setup);
                 Ok(())
             }
             Frame::Block { stmts, pc, mark } => {
@@ -598,16 +506,7 @@ impl<'p> Game<'p> {
                     return Ok(());
                 }
                 let s = &stmts[*pc];
-                self.declared.clear();
-                let pushed = self.exec(s)?;
-                if !self.declared.is_empty() {
-                    self.emit_declarations();
-                }
-                if let Some(Frame::Block { pc, .. }) = self.frames.last_mut() {
-                    *pc += 1;
-                }
-                self.frames.extend(pushed);
-                Ok(())
+                self.run_statement(s)
             }
             Frame::Each {
                 var,
@@ -642,16 +541,7 @@ impl<'p> Game<'p> {
             }
             Frame::PopCtx => {
                 self.frames.pop();
-                if let Some(c) = self.ctxs.pop() {
-                    self.vars.truncate(c.vars_base);
-                    let parent = self.ctxs.last().and_then(|p| p.source);
-                    if c.source.is_some() && c.source != parent && !self.seen.is_empty() {
-                        // the effect that saw a whole zone ends: shuffle it (PMV 3.2.5)
-                        for k in std::mem::take(&mut self.seen) {
-                            self.shuffle_zone(k);
-                        }
-                    }
-                }
+                self.end_context();
                 Ok(())
             }
             Frame::Batch => {
@@ -676,23 +566,70 @@ impl<'p> Game<'p> {
             }
             Frame::Window(_) => self.window_step(),
             Frame::CallStart(_) => {
-                let Some(Frame::CallStart(c)) = self.frames.pop() else {
-                    return Ok(());
-                };
-                let c = *c;
-                self.push_ctx(c.you, c.this, c.event, c.source);
-                if let Some(a) = c.applied {
-                    if let Some(top) = self.ctxs.last_mut() {
-                        top.applied = a;
-                    }
-                }
-                self.vars.extend(c.vars);
-                if !c.body.is_empty() {
-                    self.frames.push(self.block(c.body));
+                if let Some(Frame::CallStart(c)) = self.frames.pop() {
+                    self.start_call(*c);
                 }
                 Ok(())
             }
             Frame::Check { .. } => self.check_step(),
+        }
+    }
+
+    /// The root frame: the ruleset's `setup` first (then a phase end's check timing), then one
+    /// turn after another; a ruleset with no turn ends after its setup.
+    fn advance_root(&mut self, setup: bool) {
+        if setup {
+            self.push_ctx(0, None, None, None);
+            self.frames.push(Frame::PhaseEnd);
+            self.frames.push(self.block(&self.prog.ruleset.setup));
+        } else if self.prog.ruleset.turn.is_empty() {
+            self.frames.clear();
+        } else {
+            self.begin_turn();
+        }
+    }
+
+    /// Runs the statement at the top block's `pc`, then moves past it and pushes the frames it
+    /// asked for. A choice suspends it (`Err`): it runs again from its start once answered.
+    fn run_statement(&mut self, s: &'p Stmt) -> Result<(), Request> {
+        self.declared.clear();
+        let pushed = self.exec(s)?;
+        if !self.declared.is_empty() {
+            self.emit_declarations();
+        }
+        if let Some(Frame::Block { pc, .. }) = self.frames.last_mut() {
+            *pc += 1;
+        }
+        self.frames.extend(pushed);
+        Ok(())
+    }
+
+    /// Leaves a context: its variables go, and when the effect that saw a whole zone ends,
+    /// that zone is shuffled (zones declared `shuffle_when_seen`).
+    fn end_context(&mut self) {
+        if let Some(c) = self.ctxs.pop() {
+            self.vars.truncate(c.vars_base);
+            let parent = self.ctxs.last().and_then(|p| p.source);
+            if c.source.is_some() && c.source != parent && !self.seen.is_empty() {
+                for k in std::mem::take(&mut self.seen) {
+                    self.shuffle_zone(k);
+                }
+            }
+        }
+    }
+
+    /// Starts a call (a verb, a procedure, an ability's effect): its context, its arguments
+    /// as variables, and its body.
+    fn start_call(&mut self, c: CallStart<'p>) {
+        self.push_ctx(c.you, c.this, c.event, c.source);
+        if let Some(a) = c.applied {
+            if let Some(top) = self.ctxs.last_mut() {
+                top.applied = a;
+            }
+        }
+        self.vars.extend(c.vars);
+        if !c.body.is_empty() {
+            self.frames.push(self.block(c.body));
         }
     }
 
@@ -992,5 +929,103 @@ impl<'p> Game<'p> {
         self.state.generation += 1;
         let z = Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id).to_string();
         self.log_line("shuffle", format!("p{}'s {z} is shuffled", k.owner + 1));
+    }
+}
+
+/// The state at the start: every player with zeroed counters, every card where `placements` put
+/// it (hosts attached; ordered zones listed top first by their placer, so the last is the top).
+fn initial_state(prog: &Program, placements: &[Placement]) -> State {
+    let n = prog.players();
+    let counters = prog.ruleset.counters.len();
+    let mut state = State {
+        players: vec![
+            PlayerState {
+                counters: vec![0; counters],
+                lost: false,
+                won: false,
+            };
+            n
+        ],
+        cards: Vec::with_capacity(placements.len()),
+        zones: vec![Vec::new(); prog.ruleset.zones.len().max(1) * n],
+        modifiers: Vec::new(),
+        aliases: Vec::new(),
+        cancelled: Vec::new(),
+        uses: Vec::new(),
+        clock: 0,
+        generation: 0,
+        turn: 0,
+        active: 0,
+        phase: None,
+        outcome: None,
+    };
+    for p in placements {
+        let id = state.cards.len() as CardId;
+        state.cards.push(placed_card(prog, p));
+        let slot = state.slot(p.zone);
+        state.zones[slot].push(id);
+    }
+    for (i, p) in placements.iter().enumerate() {
+        if let Some(h) = p.host {
+            state.cards[i].host = Some(h as CardId);
+        }
+    }
+    for (z, zone) in prog.ruleset.zones.iter().enumerate() {
+        if zone.ordered {
+            for o in 0..n {
+                let k = state.slot(ZoneKey {
+                    zone: z as u16,
+                    owner: o as Seat,
+                });
+                state.zones[k].reverse();
+            }
+        }
+    }
+    state
+}
+
+/// A card as `p` places it: face up as its zone's visibility says unless told, with the
+/// ruleset's default states in a zone in play, then the placement's own states and counters.
+fn placed_card(prog: &Program, p: &Placement) -> CardState {
+    let zone = &prog.ruleset.zones[p.zone.zone as usize];
+    let face_up = p
+        .face_up
+        .unwrap_or(zone.visibility == ir::Visibility::Public);
+    let mut counters = vec![0; prog.ruleset.counters.len()];
+    for (c, v) in &p.counters {
+        counters[*c as usize] = *v;
+    }
+    let mut states = 0u64;
+    if prog
+        .in_play
+        .get(p.zone.zone as usize)
+        .copied()
+        .unwrap_or(false)
+    {
+        states = prog.default_states;
+    }
+    for s in &p.states {
+        states &= !prog.states[*s as usize].group_mask;
+        states |= 1 << s;
+    }
+    CardState {
+        def: p.def,
+        owner: p.owner,
+        controller: if zone.per_player {
+            p.zone.owner
+        } else {
+            p.owner
+        },
+        zone: p.zone,
+        face_up,
+        states,
+        counters,
+        host: None,
+        incarnation: 0,
+        entered: 0,
+        treat: None,
+        known: 0,
+        effect_negated: false,
+        slot: p.slot.clone(),
     }
 }
