@@ -346,7 +346,8 @@ impl<'p> Game<'p> {
                     Op::Add => Value::Int(a.saturating_add(b)),
                     Op::Sub => Value::Int(a.saturating_sub(b)),
                     Op::Mul => Value::Int(a.saturating_mul(b)),
-                    Op::Div => Value::Int(if b == 0 { 0 } else { a / b }),
+                    // saturating like the others: i64::MIN / -1 reads as i64::MAX; / 0 gives 0
+                    Op::Div => Value::Int(if b == 0 { 0 } else { a.saturating_div(b) }),
                     _ => Value::Absent,
                 },
                 (Value::Absent, _) | (_, Value::Absent) => match op {

@@ -372,17 +372,19 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// Whether an ability is within its `limit` for this incarnation of the card (uses are
+    /// counted as a `usize`: no count wraps).
     pub(super) fn limit_ok(&self, card: CardId, aref: AbilityRef) -> bool {
         let a = self.prog.ability(aref);
         let Some(l) = &a.limit else { return true };
         let inc = self.state.cards[card as usize].incarnation;
-        let used: u32 = self
+        let used = self
             .state
             .uses
             .iter()
             .filter(|u| u.0 == card && u.1 == inc && u.2 == aref.0 && u.3 == aref.1)
-            .count() as u32;
-        used < l.count
+            .count();
+        used < l.count as usize
     }
 
     pub(super) fn record_use(&mut self, card: CardId, aref: AbilityRef) {
