@@ -1,10 +1,15 @@
 //! Expressions. Evaluating changes nothing in the game; a choice inside an expression is taken
 //! from the statement's replayed answers or stops the statement with a request.
+//!
+//! [`Game::eval`] dispatches; the expression families — a card's characteristics, tests on a
+//! card, card sets and choices (`choice.rs`), arithmetic — each have their own methods.
 
-use super::agent::{Answer, Choice, Request, RequestKind};
+mod choice;
+
+use super::agent::Request;
 use super::state::{CardId, Seat, Value, ZoneKey};
 use super::Game;
-use crate::ir::{self, ChoiceKind, Expr, Op, Type};
+use crate::ir::{self, Expr, Id, Op, Type};
 
 impl<'p> Game<'p> {
     /// Evaluates an expression in the current context.
@@ -14,98 +19,76 @@ impl<'p> Game<'p> {
             Expr::Text(t) => Value::Text(t.clone()),
             Expr::Bool(b) => Value::Bool(*b),
             Expr::Pair(p) => Value::Pair(p.clone()),
-            Expr::This => self.ctx().this.map(Value::Card).unwrap_or(Value::Absent),
-            Expr::It => self
-                .its
-                .last()
-                .map(|c| Value::Card(*c))
-                .unwrap_or(Value::Absent),
+            Expr::This => self.ctx().this.map_or(Value::Absent, Value::Card),
+            Expr::It => self.its.last().map_or(Value::Absent, |c| Value::Card(*c)),
             Expr::You => Value::Player(self.ctx().you),
             Expr::Opponent => Value::Player(self.opponent_of(self.ctx().you)),
             Expr::EachPlayer => Value::Players((0..self.prog.players() as Seat).collect()),
+            Expr::TurnNumber => Value::Int(i64::from(self.state.turn)),
             Expr::Var(name) => self.var(name),
-            Expr::EventParam(name) => {
-                let Some(ev) = self.ctx().event.clone() else {
-                    return Ok(Value::Absent);
-                };
-                let params = &self.prog.ruleset.events[ev.event as usize].params;
-                params
-                    .iter()
-                    .position(|p| &p.name == name)
-                    .and_then(|i| ev.args.get(i).cloned())
-                    .unwrap_or(Value::Absent)
-            }
-            Expr::Zone { zone, owner } => {
-                let Some(&z) = self.prog.zones.get(zone) else {
-                    return Ok(Value::Absent);
-                };
-                let owners = match owner {
-                    None => {
-                        if self.prog.ruleset.zones[z as usize].bare_means_every {
-                            (0..self.prog.players() as Seat).collect()
-                        } else {
-                            vec![self.ctx().you]
-                        }
-                    }
-                    Some(o) => match self.eval(o)? {
-                        Value::Player(p) => vec![p],
-                        Value::Players(ps) => ps,
-                        Value::Card(c) => vec![self.state.cards[c as usize].controller],
-                        _ => Vec::new(),
-                    },
-                };
-                Value::Zone(z, owners)
-            }
-            Expr::Stat { of, stat } => match self.eval(of)? {
-                Value::Card(c) => self.stat_value(c, stat),
-                _ => Value::Absent,
+            Expr::EventParam(name) => self.event_param(name),
+            Expr::Zone { zone, owner } => self.eval_zone(zone, owner.as_deref())?,
+            // a card's characteristics and relations
+            Expr::Stat { of, stat } => match self.eval_card(of)? {
+                Some(c) => self.stat_value(c, stat),
+                None => Value::Absent,
             },
-            Expr::Counter { of, counter } => {
-                let Some(&k) = self.prog.counter_index.get(counter) else {
-                    return Ok(Value::Absent);
-                };
-                match self.eval(of)? {
-                    Value::Card(c) => Value::Int(self.state.cards[c as usize].counters[k as usize]),
-                    Value::Player(p) => {
-                        Value::Int(self.state.players[p as usize].counters[k as usize])
-                    }
-                    _ => Value::Absent,
-                }
-            }
-            Expr::Field { of, field } => match self.eval(of)? {
-                Value::Card(c) => self.field(c, field),
-                _ => Value::Absent,
-            },
+            Expr::Counter { of, counter } => self.eval_counter(of, counter)?,
+            Expr::Field { of, field } => self
+                .eval_card(of)?
+                .map_or(Value::Absent, |c| self.field(c, field)),
+            Expr::KeywordValue { card, keyword } => self.keyword_value(card, keyword)?,
             Expr::Related { .. } => Value::Absent,
-            Expr::Count(x) => {
-                let v = self.eval(x)?;
-                Value::Int(match &v {
-                    Value::Players(p) => p.len(),
-                    Value::List(l) => l.len(),
-                    _ => self.cards_of(&v).len(),
-                } as i64)
-            }
-            Expr::Owner(x) => match self.eval(x)? {
-                Value::Card(c) => Value::Player(self.state.cards[c as usize].owner),
-                _ => Value::Absent,
-            },
-            Expr::Controller(x) => match self.eval(x)? {
-                Value::Card(c) => Value::Player(self.state.cards[c as usize].controller),
-                _ => Value::Absent,
-            },
+            Expr::Owner(x) => self.eval_card(x)?.map_or(Value::Absent, |c| {
+                Value::Player(self.state.cards[c as usize].owner)
+            }),
+            Expr::Controller(x) => self.eval_card(x)?.map_or(Value::Absent, |c| {
+                Value::Player(self.state.cards[c as usize].controller)
+            }),
             Expr::OpponentOf(x) => match self.eval(x)? {
                 Value::Player(p) => Value::Player(self.opponent_of(p)),
                 _ => Value::Absent,
             },
-            Expr::Min(a, b) => match (self.eval(a)?, self.eval(b)?) {
-                (Value::Int(a), Value::Int(b)) => Value::Int(a.min(b)),
-                _ => Value::Absent,
-            },
-            Expr::Max(a, b) => match (self.eval(a)?, self.eval(b)?) {
-                (Value::Int(a), Value::Int(b)) => Value::Int(a.max(b)),
-                _ => Value::Absent,
-            },
+            Expr::Attached(x) => Value::Cards(
+                self.eval_card(x)?
+                    .map_or_else(Vec::new, |c| self.attached(c)),
+            ),
+            Expr::Host(x) => self
+                .eval_card(x)?
+                .and_then(|c| self.state.cards[c as usize].host)
+                .map_or(Value::Absent, Value::Card),
+            // tests
             Expr::Not(x) => Value::Bool(self.eval(x)? != Value::Bool(true)),
+            Expr::Contains { haystack, needle } => self.contains(haystack, needle)?,
+            Expr::IsTurnPlayer(p) => Value::Bool(self.eval(p)? == Value::Player(self.state.active)),
+            Expr::IsKind { value, kind } => self.is_kind(value, kind)?,
+            Expr::Cancelled { event, subject } => self.cancelled(event, subject)?,
+            Expr::HasKeyword { card, keyword } => {
+                self.card_test(card, |g, c| g.has_keyword(c, keyword))?
+            }
+            Expr::HasAbility { card, kind } => {
+                self.card_test(card, |g, c| g.any_ability(c, |a| &a.kind == kind))?
+            }
+            Expr::HasAttribute { card, attribute } => self.card_test(card, |g, c| {
+                g.any_ability(c, |a| a.attributes.contains(attribute))
+            })?,
+            Expr::FaceIs { card, face } => self.card_test(card, |g, c| {
+                g.state.cards[c as usize].face_up == (*face == ir::Face::Up)
+            })?,
+            Expr::InState { card, state } => self.card_test(card, |g, c| {
+                g.prog
+                    .state_index
+                    .get(state)
+                    .is_some_and(|s| g.state.in_state(c, *s))
+            })?,
+            Expr::OfType { card, card_type } => {
+                self.card_test(card, |g, c| g.of_type(c, card_type))?
+            }
+            // numbers
+            Expr::Count(x) => self.count(x)?,
+            Expr::Distinct { cards, field } => self.distinct(cards, field)?,
+            Expr::Min(a, b) => self.int_pair(a, b, i64::min)?,
+            Expr::Max(a, b) => self.int_pair(a, b, i64::max)?,
             Expr::Neg(x) => match self.eval(x)? {
                 Value::Int(n) => Value::Int(n.saturating_neg()),
                 _ => Value::Absent,
@@ -115,173 +98,9 @@ impl<'p> Game<'p> {
                 Value::Absent => self.eval(b)?,
                 v => v,
             },
-            Expr::Contains { haystack, needle } => {
-                let h = self.eval(haystack)?;
-                let n = match self.eval(needle)? {
-                    Value::Text(t) => t,
-                    _ => return Ok(Value::Bool(false)),
-                };
-                let n = self.normalized(&n);
-                let texts: Vec<&str> = match &h {
-                    Value::Text(t) => vec![t.as_str()],
-                    Value::List(l) => l
-                        .iter()
-                        .filter_map(|v| match v {
-                            Value::Text(t) => Some(t.as_str()),
-                            _ => None,
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                Value::Bool(texts.into_iter().any(|t| self.normalized(t).contains(&n)))
-            }
-            Expr::HasKeyword { card, keyword } => match self.eval(card)? {
-                Value::Card(c) => {
-                    let k = self.prog.keyword_index.get(keyword).copied();
-                    Value::Bool(k.is_some_and(|k| self.keyword_args(c, k).is_some()))
-                }
-                _ => Value::Bool(false),
-            },
-            Expr::HasAbility { card, kind } => match self.eval(card)? {
-                Value::Card(c) => {
-                    let abilities = self.working_or_printed(c);
-                    Value::Bool(
-                        abilities
-                            .iter()
-                            .any(|a| &self.prog.ability(*a).kind == kind),
-                    )
-                }
-                _ => Value::Bool(false),
-            },
-            Expr::HasAttribute { card, attribute } => match self.eval(card)? {
-                Value::Card(c) => {
-                    let abilities = self.working_or_printed(c);
-                    Value::Bool(
-                        abilities
-                            .iter()
-                            .any(|a| self.prog.ability(*a).attributes.contains(attribute)),
-                    )
-                }
-                _ => Value::Bool(false),
-            },
-            Expr::TurnNumber => Value::Int(self.state.turn as i64),
-            Expr::Cancelled { event, subject } => {
-                let s = self.eval(subject)?;
-                let e = self.prog.event_index.get(event).copied();
-                Value::Bool(
-                    e.is_some_and(|e| self.state.cancelled.iter().any(|(x, v)| *x == e && *v == s)),
-                )
-            }
-            Expr::KeywordValue { card, keyword } => match self.eval(card)? {
-                Value::Card(c) => {
-                    let k = self.prog.keyword_index.get(keyword).copied();
-                    k.and_then(|k| self.keyword_args(c, k))
-                        .and_then(|a| a.into_iter().next())
-                        .unwrap_or(Value::Absent)
-                }
-                _ => Value::Absent,
-            },
-            Expr::IsTurnPlayer(p) => Value::Bool(self.eval(p)? == Value::Player(self.state.active)),
-            Expr::FaceIs { card, face } => match self.eval(card)? {
-                Value::Card(c) => {
-                    Value::Bool(self.state.cards[c as usize].face_up == (*face == ir::Face::Up))
-                }
-                _ => Value::Bool(false),
-            },
-            Expr::Distinct { cards, field } => {
-                let v = self.eval(cards)?;
-                let mut seen: Vec<String> = Vec::new();
-                for c in self.cards_of(&v) {
-                    let vals = match self.field(c, field) {
-                        Value::List(l) => l,
-                        Value::Absent => Vec::new(),
-                        x => vec![x],
-                    };
-                    for x in vals {
-                        if let Value::Text(t) = x {
-                            if !seen.contains(&t) {
-                                seen.push(t);
-                            }
-                        }
-                    }
-                }
-                Value::Int(seen.len() as i64)
-            }
-            Expr::Attached(x) => match self.eval(x)? {
-                Value::Card(c) => Value::Cards(self.attached(c)),
-                _ => Value::Cards(Vec::new()),
-            },
-            Expr::Host(x) => match self.eval(x)? {
-                Value::Card(c) => self.state.cards[c as usize]
-                    .host
-                    .map(Value::Card)
-                    .unwrap_or(Value::Absent),
-                _ => Value::Absent,
-            },
-            Expr::InState { card, state } => match self.eval(card)? {
-                Value::Card(c) => Value::Bool(
-                    self.prog
-                        .state_index
-                        .get(state)
-                        .is_some_and(|s| self.state.in_state(c, *s)),
-                ),
-                _ => Value::Bool(false),
-            },
-            Expr::OfType { card, card_type } => match self.eval(card)? {
-                Value::Card(c) => Value::Bool(self.of_type(c, card_type)),
-                _ => Value::Bool(false),
-            },
-            Expr::IsKind { value, kind } => {
-                let v = self.eval(value)?;
-                Value::Bool(match kind {
-                    Type::Player => matches!(v, Value::Player(_)),
-                    Type::Card => matches!(v, Value::Card(_)),
-                    _ => false,
-                })
-            }
-            Expr::Filter { cards, condition } => {
-                let v = self.eval(cards)?;
-                let mut out = Vec::new();
-                for c in self.cards_of(&v) {
-                    self.its.push(c);
-                    let r = self.eval(condition);
-                    self.its.pop();
-                    if r? == Value::Bool(true) {
-                        out.push(c);
-                    }
-                }
-                Value::Cards(out)
-            }
-            Expr::TopOf { top, count, zone } => {
-                let n = match self.eval(count)? {
-                    Value::Int(n) => n.max(0) as usize,
-                    _ => 0,
-                };
-                let z = self.eval(zone)?;
-                if let Value::Zone(zi, owners) = &z {
-                    // a zone seen whole is shuffled before the next draw from it (PMV 3.2.5);
-                    // done once: a replayed statement finds it shuffled already
-                    for o in owners {
-                        let k = ZoneKey {
-                            zone: *zi,
-                            owner: *o,
-                        };
-                        if self.seen.contains(&k) {
-                            self.seen.retain(|x| *x != k);
-                            self.shuffle_zone(k);
-                        }
-                    }
-                }
-                let cards = self.cards_of(&z);
-                // cards_of lists ordered zones top first
-                let picked: Vec<CardId> = if *top {
-                    cards.into_iter().take(n).collect()
-                } else {
-                    let len = cards.len();
-                    cards.into_iter().skip(len.saturating_sub(n)).collect()
-                };
-                Value::Cards(picked)
-            }
+            // card sets and choices (choice.rs)
+            Expr::Filter { cards, condition } => self.filter(cards, condition)?,
+            Expr::TopOf { top, count, zone } => self.top_of(*top, count, zone)?,
             Expr::Choose {
                 kind,
                 chooser,
@@ -289,60 +108,200 @@ impl<'p> Game<'p> {
                 max,
                 from,
             } => self.choose(*kind, chooser, min, max.as_deref(), from)?,
-            Expr::Declare(what) => {
-                let you = self.ctx().you;
-                let mut names: Vec<String> =
-                    self.prog.cards.iter().map(|c| c.name.clone()).collect();
-                names.sort();
-                names.dedup();
-                let req = Request {
-                    player: you,
-                    kind: RequestKind::Declare,
-                    prompt: format!("declare a {what}"),
-                    options: names
-                        .into_iter()
-                        .map(|n| Choice {
-                            label: n,
-                            action: None,
-                            card: None,
-                            card_id: None,
-                        })
-                        .collect(),
-                };
-                match self.ask(req)? {
-                    Answer::Text(t) => {
-                        self.declared.push((you, t.clone()));
-                        Value::Text(t)
-                    }
-                    _ => Value::Absent,
-                }
-            }
-            Expr::List(items) => {
-                let mut vals = Vec::new();
-                for i in items {
-                    vals.push(self.eval(i)?);
-                }
-                if vals
-                    .iter()
-                    .all(|v| matches!(v, Value::Card(_) | Value::Absent | Value::Cards(_)))
-                {
-                    Value::Cards(vals.iter().flat_map(|v| self.cards_of(v)).collect())
-                } else if vals.iter().all(|v| matches!(v, Value::Player(_))) {
-                    Value::Players(
-                        vals.iter()
-                            .filter_map(|v| match v {
-                                Value::Player(p) => Some(*p),
-                                _ => None,
-                            })
-                            .collect(),
-                    )
-                } else {
-                    Value::List(vals)
-                }
-            }
+            Expr::Declare(what) => self.declare(what)?,
+            Expr::List(items) => self.list(items)?,
         })
     }
 
+    /// The card an expression names, if it names one card.
+    fn eval_card(&mut self, e: &Expr) -> Result<Option<CardId>, Request> {
+        Ok(match self.eval(e)? {
+            Value::Card(c) => Some(c),
+            _ => None,
+        })
+    }
+
+    /// The player an expression names; `you` when it names none.
+    pub(super) fn player_or_you(&mut self, e: &Expr) -> Result<Seat, Request> {
+        Ok(match self.eval(e)? {
+            Value::Player(p) => p,
+            _ => self.ctx().you,
+        })
+    }
+
+    /// A test on a card: false when the expression names no card.
+    fn card_test(
+        &mut self,
+        card: &Expr,
+        test: impl FnOnce(&mut Self, CardId) -> bool,
+    ) -> Result<Value, Request> {
+        Ok(Value::Bool(match self.eval_card(card)? {
+            Some(c) => test(self, c),
+            None => false,
+        }))
+    }
+
+    /// The parameter of the event being answered, by name.
+    fn event_param(&self, name: &str) -> Value {
+        let Some(ev) = self.ctx().event.clone() else {
+            return Value::Absent;
+        };
+        let params = &self.prog.ruleset.events[ev.event as usize].params;
+        params
+            .iter()
+            .position(|p| p.name == name)
+            .and_then(|i| ev.args.get(i).cloned())
+            .unwrap_or(Value::Absent)
+    }
+
+    /// A zone of some players: the owners named, or (bare) `you`'s — every player's for a zone
+    /// declared `bare_means_every`.
+    fn eval_zone(&mut self, zone: &Id, owner: Option<&Expr>) -> Result<Value, Request> {
+        let Some(&z) = self.prog.zones.get(zone) else {
+            return Ok(Value::Absent);
+        };
+        let owners = match owner {
+            None => {
+                if self.prog.ruleset.zones[z as usize].bare_means_every {
+                    (0..self.prog.players() as Seat).collect()
+                } else {
+                    vec![self.ctx().you]
+                }
+            }
+            Some(o) => match self.eval(o)? {
+                Value::Player(p) => vec![p],
+                Value::Players(ps) => ps,
+                Value::Card(c) => vec![self.state.cards[c as usize].controller],
+                _ => Vec::new(),
+            },
+        };
+        Ok(Value::Zone(z, owners))
+    }
+
+    /// A counter of a card or a player.
+    fn eval_counter(&mut self, of: &Expr, counter: &Id) -> Result<Value, Request> {
+        let Some(&k) = self.prog.counter_index.get(counter) else {
+            return Ok(Value::Absent);
+        };
+        Ok(match self.eval(of)? {
+            Value::Card(c) => Value::Int(self.state.cards[c as usize].counters[k as usize]),
+            Value::Player(p) => Value::Int(self.state.players[p as usize].counters[k as usize]),
+            _ => Value::Absent,
+        })
+    }
+
+    /// A keyword's first value on a card (`card.keyword`).
+    fn keyword_value(&mut self, card: &Expr, keyword: &Id) -> Result<Value, Request> {
+        let Some(c) = self.eval_card(card)? else {
+            return Ok(Value::Absent);
+        };
+        let k = self.prog.keyword_index.get(keyword).copied();
+        Ok(k.and_then(|k| self.keyword_args(c, k))
+            .and_then(|a| a.into_iter().next())
+            .unwrap_or(Value::Absent))
+    }
+
+    /// Whether a card has a keyword now.
+    fn has_keyword(&mut self, c: CardId, keyword: &Id) -> bool {
+        let k = self.prog.keyword_index.get(keyword).copied();
+        k.is_some_and(|k| self.keyword_args(c, k).is_some())
+    }
+
+    /// Whether one of a card's working abilities passes a test.
+    fn any_ability(&mut self, c: CardId, test: impl Fn(&ir::Ability) -> bool) -> bool {
+        let abilities = self.working_or_printed(c);
+        abilities.iter().any(|a| test(self.prog.ability(*a)))
+    }
+
+    /// `text contains needle`, both normalized (12.3.1); a list holds it if one text does.
+    fn contains(&mut self, haystack: &Expr, needle: &Expr) -> Result<Value, Request> {
+        let h = self.eval(haystack)?;
+        let n = match self.eval(needle)? {
+            Value::Text(t) => t,
+            _ => return Ok(Value::Bool(false)),
+        };
+        let n = self.normalized(&n);
+        let texts: Vec<&str> = match &h {
+            Value::Text(t) => vec![t.as_str()],
+            Value::List(l) => l
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Text(t) => Some(t.as_str()),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        Ok(Value::Bool(
+            texts.into_iter().any(|t| self.normalized(t).contains(&n)),
+        ))
+    }
+
+    /// `x is player`, `x is card`.
+    fn is_kind(&mut self, value: &Expr, kind: &Type) -> Result<Value, Request> {
+        let v = self.eval(value)?;
+        Ok(Value::Bool(match kind {
+            Type::Player => matches!(v, Value::Player(_)),
+            Type::Card => matches!(v, Value::Card(_)),
+            _ => false,
+        }))
+    }
+
+    /// `cancelled(e, x)`: whether `e` was cancelled for `x` since it was last emitted for it.
+    fn cancelled(&mut self, event: &Id, subject: &Expr) -> Result<Value, Request> {
+        let s = self.eval(subject)?;
+        let e = self.prog.event_index.get(event).copied();
+        Ok(Value::Bool(e.is_some_and(|e| {
+            self.state.cancelled.iter().any(|(x, v)| *x == e && *v == s)
+        })))
+    }
+
+    /// How many players, list items or cards a value holds.
+    fn count(&mut self, x: &Expr) -> Result<Value, Request> {
+        let v = self.eval(x)?;
+        let n = match &v {
+            Value::Players(p) => p.len(),
+            Value::List(l) => l.len(),
+            _ => self.cards_of(&v).len(),
+        };
+        Ok(count_value(n))
+    }
+
+    /// How many different texts a field holds across cards.
+    fn distinct(&mut self, cards: &Expr, field: &str) -> Result<Value, Request> {
+        let v = self.eval(cards)?;
+        let mut seen: Vec<String> = Vec::new();
+        for c in self.cards_of(&v) {
+            let vals = match self.field(c, field) {
+                Value::List(l) => l,
+                Value::Absent => Vec::new(),
+                x => vec![x],
+            };
+            for x in vals {
+                if let Value::Text(t) = x {
+                    if !seen.contains(&t) {
+                        seen.push(t);
+                    }
+                }
+            }
+        }
+        Ok(count_value(seen.len()))
+    }
+
+    /// Two numbers combined (`min`, `max`); absent unless both are numbers.
+    fn int_pair(
+        &mut self,
+        a: &Expr,
+        b: &Expr,
+        f: impl FnOnce(i64, i64) -> i64,
+    ) -> Result<Value, Request> {
+        Ok(match (self.eval(a)?, self.eval(b)?) {
+            (Value::Int(a), Value::Int(b)) => Value::Int(f(a, b)),
+            _ => Value::Absent,
+        })
+    }
+
+    /// A variable of the running context (the latest of that name).
     fn var(&self, name: &str) -> Value {
         let base = self.ctx().vars_base;
         self.vars[base..]
@@ -353,11 +312,13 @@ impl<'p> Game<'p> {
             .unwrap_or(Value::Absent)
     }
 
+    /// The next player after `p`.
     pub(super) fn opponent_of(&self, p: Seat) -> Seat {
         let n = self.prog.players() as Seat;
         (p + 1) % n.max(1)
     }
 
+    /// A binary operator: `and`/`or` short-circuit; comparisons and arithmetic on numbers.
     fn binary(&mut self, op: Op, lhs: &Expr, rhs: &Expr) -> Result<Value, Request> {
         if op == Op::And {
             if self.eval(lhs)? != Value::Bool(true) {
@@ -385,7 +346,8 @@ impl<'p> Game<'p> {
                     Op::Add => Value::Int(a.saturating_add(b)),
                     Op::Sub => Value::Int(a.saturating_sub(b)),
                     Op::Mul => Value::Int(a.saturating_mul(b)),
-                    Op::Div => Value::Int(if b == 0 { 0 } else { a / b }),
+                    // saturating like the others: i64::MIN / -1 reads as i64::MAX; / 0 gives 0
+                    Op::Div => Value::Int(if b == 0 { 0 } else { a.saturating_div(b) }),
                     _ => Value::Absent,
                 },
                 (Value::Absent, _) | (_, Value::Absent) => match op {
@@ -397,6 +359,7 @@ impl<'p> Game<'p> {
         })
     }
 
+    /// Equality, with a card equal to a set of just that card.
     fn equal(&self, a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Card(x), Value::Cards(v)) | (Value::Cards(v), Value::Card(x)) => {
@@ -480,140 +443,12 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// The abilities that work for a card now.
     fn working_or_printed(&mut self, c: CardId) -> Vec<super::program::AbilityRef> {
         self.working_abilities(c)
             .into_iter()
             .map(|(_, a)| a)
             .collect()
-    }
-
-    fn choose(
-        &mut self,
-        kind: ChoiceKind,
-        chooser: &Expr,
-        min: &Expr,
-        max: Option<&Expr>,
-        from: &Expr,
-    ) -> Result<Value, Request> {
-        let who = match self.eval(chooser)? {
-            Value::Player(p) => p,
-            _ => self.ctx().you,
-        };
-        let lo = match self.eval(min)? {
-            Value::Int(n) => n.max(0) as usize,
-            _ => 0,
-        };
-        let hi = match max {
-            Some(m) => match self.eval(m)? {
-                Value::Int(n) => Some(n.max(0) as usize),
-                _ => Some(lo),
-            },
-            None => None,
-        };
-        let pool = self.eval(from)?;
-        if kind == ChoiceKind::Search {
-            self.mark_seen(from)?;
-        }
-        let mut cands = self.cards_of(&pool);
-        if kind == ChoiceKind::Target {
-            let shield = self.prog.untargetable.clone();
-            cands.retain(|c| !shield.iter().any(|k| self.keyword_args(*c, *k).is_some()));
-        }
-        let single = lo == 1 && hi == Some(1);
-        let hi = hi.unwrap_or(cands.len()).min(cands.len());
-        let lo = lo.min(hi);
-        if hi == 0 {
-            return Ok(if single {
-                Value::Absent
-            } else {
-                Value::Cards(Vec::new())
-            });
-        }
-        if lo == cands.len() {
-            return Ok(if single {
-                Value::Card(cands[0])
-            } else {
-                Value::Cards(cands)
-            });
-        }
-        // Options never leak a hidden zone's order: searches list cards by definition.
-        if kind == ChoiceKind::Search {
-            cands.sort_by_key(|c| (self.state.cards[*c as usize].def, *c));
-        }
-        let options = cands
-            .iter()
-            .map(|c| {
-                let visible = kind == ChoiceKind::Search || self.visible_to(*c, who);
-                let name = self.card_name(*c);
-                Choice {
-                    label: if visible {
-                        name.clone()
-                    } else {
-                        "a hidden card".into()
-                    },
-                    action: None,
-                    card: visible.then_some(name),
-                    card_id: Some(*c),
-                }
-            })
-            .collect();
-        let req = Request {
-            player: who,
-            kind: RequestKind::Cards { min: lo, max: hi },
-            prompt: format!(
-                "{} {}{} card{}",
-                match kind {
-                    ChoiceKind::Choose => "choose",
-                    ChoiceKind::Target => "target",
-                    ChoiceKind::Search => "search for",
-                },
-                if lo == hi {
-                    String::new()
-                } else {
-                    format!("{lo} to ")
-                },
-                hi,
-                if hi == 1 { "" } else { "s" }
-            ),
-            options,
-        };
-        let picked: Vec<CardId> = match self.ask(req)? {
-            Answer::Many(v) => v
-                .into_iter()
-                .filter_map(|i| cands.get(i).copied())
-                .collect(),
-            _ => Vec::new(),
-        };
-        Ok(if single {
-            picked
-                .first()
-                .map(|c| Value::Card(*c))
-                .unwrap_or(Value::Absent)
-        } else {
-            Value::Cards(picked)
-        })
-    }
-
-    /// Notes the zones an expression looks through whole (`search … in your.deck where …`)
-    /// when they are shuffled once seen (PMV 3.2.5).
-    pub(super) fn mark_seen(&mut self, e: &Expr) -> Result<(), Request> {
-        let mut e = e;
-        while let Expr::Filter { cards, .. } = e {
-            e = cards;
-        }
-        if let Expr::Zone { .. } = e {
-            if let Value::Zone(z, owners) = self.eval(e)? {
-                if self.prog.ruleset.zones[z as usize].shuffle_when_seen {
-                    for o in owners {
-                        let k = ZoneKey { zone: z, owner: o };
-                        if !self.seen.contains(&k) {
-                            self.seen.push(k);
-                        }
-                    }
-                }
-            }
-        }
-        Ok(())
     }
 
     /// A name after the ruleset's normalization (12.3.1), computed once per text.
@@ -658,6 +493,11 @@ impl<'p> Game<'p> {
             Value::Pair(info.components.iter().map(|i| read(*i)).collect())
         }
     }
+}
+
+/// A count as a number (a count too large for an i64 reads as i64::MAX).
+fn count_value(n: usize) -> Value {
+    Value::Int(i64::try_from(n).unwrap_or(i64::MAX))
 }
 
 /// A card field constant as a runtime value.

@@ -197,7 +197,8 @@ impl<'p> Game<'p> {
     }
 
     /// The modifier kinds a stat change makes: one per component of a composite stat (a `±0`
-    /// component makes none, 6.1.14), or one swap.
+    /// component makes none, 6.1.14), or one swap. A `-=` adds the negated value, saturating
+    /// (`-=` of i64::MIN adds i64::MAX).
     pub(super) fn stat_mods(&self, stat: &str, layer: &str, op: &str, v: &Value) -> Vec<ModKind> {
         let Some(&s) = self.prog.stat_index.get(stat) else {
             return Vec::new();
@@ -229,7 +230,7 @@ impl<'p> Game<'p> {
                         stat: *comp,
                         layer,
                         op: sop,
-                        value: x * sign,
+                        value: x.saturating_mul(sign),
                     })
                 })
                 .collect(),
@@ -237,7 +238,7 @@ impl<'p> Game<'p> {
                 stat: s,
                 layer,
                 op: sop,
-                value: n * sign,
+                value: n.saturating_mul(sign),
             }],
             _ => Vec::new(),
         }

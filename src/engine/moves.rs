@@ -117,33 +117,70 @@ impl<'p> Game<'p> {
         None
     }
 
+    /// Makes a move happen: the card changes lists, becomes a new object unless it moves
+    /// between two in-play zones (3.1.7), takes its arrival states, is logged, and causes the
+    /// core's `leave`, `move` and `enter` events.
     pub(super) fn commit_move(&mut self, c: CardId, from: ZoneKey, spec: MoveSpec<'_>) {
         let to = spec.to;
         // its text as it was where it was, for the abilities that look back
         let was_negated = self.text_negated(c);
+        self.relist(c, from, to, spec.position);
+        let keep = from != to && self.zone_in_play(from.zone) && self.zone_in_play(to.zone);
+        self.arrive(c, from, to, keep, spec.face, spec.slot);
+        if !keep && self.zone_in_play(to.zone) {
+            // a card arriving in play takes the first state of each exclusive group
+            self.state.cards[c as usize].states |= self.prog.default_states;
+        }
+        if let Some(s) = spec.state {
+            if let Some(&si) = self.prog.state_index.get(s) {
+                let info = &self.prog.states[si as usize];
+                let cs = &mut self.state.cards[c as usize];
+                cs.states &= !info.group_mask;
+                cs.states |= 1 << si;
+            }
+        }
+        self.changed();
+        self.log_move(c, from, to);
+        if from == to {
+            return;
+        }
+        self.emit_move_events(c, from, to, was_negated);
+    }
+
+    /// Whether a zone's cards are in play.
+    fn zone_in_play(&self, zone: u16) -> bool {
+        self.prog
+            .in_play
+            .get(zone as usize)
+            .copied()
+            .unwrap_or(false)
+    }
+
+    /// Takes a card out of its zone's list and puts it on top (or at the bottom) of the other.
+    fn relist(&mut self, c: CardId, from: ZoneKey, to: ZoneKey, position: Option<Position>) {
         let from_slot = self.state.slot(from);
         if let Some(i) = self.state.zones[from_slot].iter().position(|x| *x == c) {
             self.state.zones[from_slot].remove(i);
         }
         let to_slot = self.state.slot(to);
-        let zone = &self.prog.ruleset.zones[to.zone as usize];
-        match spec.position {
+        match position {
             Some(Position::Bottom) => self.state.zones[to_slot].insert(0, c),
             _ => self.state.zones[to_slot].push(c),
         }
-        let keep = from != to
-            && self
-                .prog
-                .in_play
-                .get(from.zone as usize)
-                .copied()
-                .unwrap_or(false)
-            && self
-                .prog
-                .in_play
-                .get(to.zone as usize)
-                .copied()
-                .unwrap_or(false);
+    }
+
+    /// The card's own record after a move: zone, controller (of a per-player zone), face; a
+    /// new object unless `keep` (3.1.7), the cards set on it falling off; its slot.
+    fn arrive(
+        &mut self,
+        c: CardId,
+        from: ZoneKey,
+        to: ZoneKey,
+        keep: bool,
+        spec_face: Option<Face>,
+        slot: Option<String>,
+    ) {
+        let zone = &self.prog.ruleset.zones[to.zone as usize];
         let ts = self.state.tick();
         let public = zone.visibility == ir::Visibility::Public;
         let counters = self.prog.ruleset.counters.len();
@@ -152,7 +189,7 @@ impl<'p> Game<'p> {
         if zone.per_player {
             cs.controller = to.owner;
         }
-        cs.face_up = match spec.face {
+        cs.face_up = match spec_face {
             Some(Face::Up) => true,
             Some(Face::Down) => false,
             None => public,
@@ -169,8 +206,8 @@ impl<'p> Game<'p> {
             cs.entered = ts;
             cs.slot = None;
         }
-        if spec.slot.is_some() {
-            cs.slot = spec.slot;
+        if slot.is_some() {
+            cs.slot = slot;
         }
         if from != to {
             for x in self.state.cards.iter_mut() {
@@ -179,42 +216,25 @@ impl<'p> Game<'p> {
                 }
             }
         }
-        if !keep
-            && self
-                .prog
-                .in_play
-                .get(to.zone as usize)
-                .copied()
-                .unwrap_or(false)
-        {
-            // a card arriving in play takes the first state of each exclusive group
-            self.state.cards[c as usize].states |= self.prog.default_states;
-        }
-        if let Some(s) = spec.state {
-            if let Some(&si) = self.prog.state_index.get(s) {
-                let info = &self.prog.states[si as usize];
-                let cs = &mut self.state.cards[c as usize];
-                cs.states &= !info.group_mask;
-                cs.states |= 1 << si;
-            }
-        }
-        self.changed();
-        // the log names the card only to players who may see it on one side of the move
+    }
+
+    /// Logs a move; the log names the card only to players who may see it on one side of the
+    /// move (and to its owner when either zone is one its owner sees).
+    fn log_move(&mut self, c: CardId, from: ZoneKey, to: ZoneKey) {
         let name = self.card_name(c);
+        let zones = &self.prog.ruleset.zones;
         let zname = |k: ZoneKey| {
             format!(
                 "p{}'s {}",
                 k.owner + 1,
-                Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id)
+                Program::short(&zones[k.zone as usize].name.id)
             )
         };
         let (fz, tz) = (zname(from), zname(to));
-        let seen_before =
-            self.prog.ruleset.zones[from.zone as usize].visibility == ir::Visibility::Public;
-        let hidden = !(public || seen_before);
-        let owner_sees = |k: ZoneKey| {
-            self.prog.ruleset.zones[k.zone as usize].visibility == ir::Visibility::OwnerSees
-        };
+        let public = |k: ZoneKey| zones[k.zone as usize].visibility == ir::Visibility::Public;
+        let hidden = !(public(to) || public(from));
+        let owner_sees =
+            |k: ZoneKey| zones[k.zone as usize].visibility == ir::Visibility::OwnerSees;
         let readers = if owner_sees(to) || owner_sees(from) {
             1u32 << self.state.cards[c as usize].owner
         } else {
@@ -224,9 +244,17 @@ impl<'p> Game<'p> {
         let redacted = hidden.then(|| format!("a card: {fz} → {tz}"));
         let source = self.source_text();
         self.push_log("move", text, redacted, readers, source);
-        if from == to {
-            return;
-        }
+    }
+
+    /// The core's events of a move that changed zones: `leave` and `move` (the card answering
+    /// as it was where it was), then `enter`.
+    fn emit_move_events(
+        &mut self,
+        c: CardId,
+        from: ZoneKey,
+        to: ZoneKey,
+        was_negated: (bool, bool),
+    ) {
         if let Some(ev) = self.prog.core_leave {
             let args = self.zone_args(ev, c, from);
             self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));

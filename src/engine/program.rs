@@ -116,207 +116,47 @@ impl Program {
             return Err("no pack holds a ruleset".into());
         };
         let cards: Vec<ir::Card> = packs.iter().flat_map(|p| p.cards.iter().cloned()).collect();
-        let index = |ids: Vec<&Id>| -> HashMap<Id, u16> {
-            ids.into_iter()
-                .enumerate()
-                .map(|(i, id)| (id.clone(), i as u16))
-                .collect()
-        };
-        let zones = index(ruleset.zones.iter().map(|z| &z.name.id).collect());
-        let mut states = Vec::new();
-        for g in &ruleset.states {
-            if g.members.is_empty() {
-                states.push(StateInfo {
-                    id: g.name.id.clone(),
-                    group_mask: 0,
-                });
-            } else {
-                let first = states.len();
-                let mask: u64 = (first..first + g.members.len()).map(|i| 1u64 << i).sum();
-                for (i, m) in g.members.iter().enumerate() {
-                    states.push(StateInfo {
-                        id: m.id.clone(),
-                        group_mask: mask & !(1u64 << (first + i)),
-                    });
-                }
-            }
-        }
-        if states.len() > 64 {
-            return Err("a ruleset may declare at most 64 states".into());
-        }
-        let state_index = index(states.iter().map(|s| &s.id).collect());
-        let mut default_states = 0u64;
-        let mut at = 0usize;
-        for g in &ruleset.states {
-            if !g.members.is_empty() {
-                default_states |= 1 << at;
-            }
-            at += g.members.len().max(1);
-        }
-        let plain: Vec<&ir::Stat> = ruleset
-            .stats
-            .iter()
-            .filter(|s| s.components.is_empty())
-            .collect();
-        let composite: Vec<&ir::Stat> = ruleset
-            .stats
-            .iter()
-            .filter(|s| !s.components.is_empty())
-            .collect();
-        let mut stats: Vec<StatInfo> = plain
-            .iter()
-            .map(|s| StatInfo {
-                id: s.name.id.clone(),
-                components: Vec::new(),
-                floor: s.floor,
-            })
-            .collect();
-        let plain_index = index(stats.iter().map(|s| &s.id).collect());
-        for s in composite {
-            stats.push(StatInfo {
-                id: s.name.id.clone(),
-                components: s
-                    .components
-                    .iter()
-                    .filter_map(|c| plain_index.get(c).copied())
-                    .collect(),
-                floor: s.floor,
-            });
-        }
-        let stat_index = index(stats.iter().map(|s| &s.id).collect());
-        let event_index = index(ruleset.events.iter().map(|e| &e.name.id).collect());
-        let core = |m: ir::CoreEvent| {
-            ruleset
-                .events
-                .iter()
-                .position(|e| e.core == Some(m))
-                .map(|i| i as u16)
-        };
-        let kinds = ruleset
-            .ability_kinds
-            .iter()
-            .map(|k| {
-                (
-                    k.name.id.clone(),
-                    (
-                        k.semantics,
-                        k.from_zone.as_ref().and_then(|z| zones.get(z).copied()),
-                    ),
-                )
-            })
-            .collect();
-        let attr = |m: ir::AttributeSemantics| {
-            ruleset
-                .attributes
-                .iter()
-                .filter(|a| a.semantics == m)
-                .map(|a| a.name.id.clone())
-                .collect::<Vec<_>>()
-        };
-        let keyword_index = index(ruleset.keywords.iter().map(|k| &k.name.id).collect());
-        let untargetable = ruleset
-            .keywords
-            .iter()
-            .enumerate()
-            .filter(|(_, k)| k.semantics == Some(ir::KeywordSemantics::Untargetable))
-            .map(|(i, _)| i as u16)
-            .collect();
-        let callables = ruleset
-            .verbs
-            .iter()
-            .chain(&ruleset.procedures)
-            .map(|p| (p.name.id.clone(), p.clone()))
-            .collect();
-        let triggers = cards
-            .iter()
-            .map(|c| {
-                c.abilities
-                    .iter()
-                    .enumerate()
-                    .filter_map(|(i, a)| {
-                        let t = a.trigger.as_ref()?;
-                        Some((*event_index.get(&t.event)?, i as u16))
-                    })
-                    .collect()
-            })
-            .collect();
-        let phase_pc = ruleset
-            .turn
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| matches!(s, Stmt::Phase { .. }))
-            .map(|(i, _)| i)
-            .collect();
-        let unnegatable = attr(ir::AttributeSemantics::Unnegatable);
-        let carried = attr(ir::AttributeSemantics::Carried);
-        let meta: Vec<Vec<AbilityMeta>> = cards
-            .iter()
-            .map(|c| {
-                c.abilities
-                    .iter()
-                    .map(|a| AbilityMeta {
-                        carried: a.attributes.iter().any(|x| carried.contains(x)),
-                        unnegatable: a.attributes.iter().any(|x| unnegatable.contains(x)),
-                        zone: match &a.zone {
-                            Some(z) => zones.get(z).copied(),
-                            None => kinds_zone(&ruleset, &zones, &a.kind),
-                        },
-                        semantics: a.semantics,
-                    })
-                    .collect()
-            })
-            .collect();
-        let has_continuous = cards
-            .iter()
-            .map(|c| {
-                c.abilities
-                    .iter()
-                    .any(|a| a.semantics == Semantics::Continuous)
-            })
-            .collect();
-        let counts_as = ruleset
-            .card_types
-            .iter()
-            .filter_map(|t| {
-                let c = t.counts_as.as_ref()?;
-                let zone = c.zone.as_ref().and_then(|z| zones.get(z).copied());
-                Some((t.name.id.clone(), (c.card_type.clone(), zone)))
-            })
-            .collect();
+        let zones = index(ruleset.zones.iter().map(|z| &z.name.id));
+        let states = state_infos(&ruleset)?;
+        let stats = stat_infos(&ruleset);
+        let event_index = index(ruleset.events.iter().map(|e| &e.name.id));
+        let unnegatable = attributes_meaning(&ruleset, ir::AttributeSemantics::Unnegatable);
+        let carried = attributes_meaning(&ruleset, ir::AttributeSemantics::Carried);
+        let core = |m: ir::CoreEvent| core_event(&ruleset, m);
         Ok(Program {
-            counts_as,
-            meta,
-            has_continuous,
+            counts_as: counts_as(&ruleset, &zones),
+            meta: ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable),
+            has_continuous: has_continuous(&cards),
             card_index: cards
                 .iter()
                 .enumerate()
                 .map(|(i, c)| (c.id.clone(), i as u32))
                 .collect(),
             in_play: ruleset.zones.iter().map(|z| z.in_play).collect(),
+            kinds: ability_kinds(&ruleset, &zones),
             zones,
-            state_index,
+            state_index: index(states.iter().map(|s| &s.id)),
             states,
-            stat_index,
+            stat_index: index(stats.iter().map(|s| &s.id)),
             stats,
-            layer_index: index(ruleset.layers.iter().map(|l| &l.name.id).collect()),
-            counter_index: index(ruleset.counters.iter().map(|c| &c.name.id).collect()),
-            keyword_index,
-            moment_index: index(ruleset.moments.iter().map(|m| &m.id).collect()),
-            phase_index: index(ruleset.phases.iter().map(|m| &m.id).collect()),
-            action_index: index(ruleset.actions.iter().map(|a| &a.name.id).collect()),
-            kinds,
+            layer_index: index(ruleset.layers.iter().map(|l| &l.name.id)),
+            counter_index: index(ruleset.counters.iter().map(|c| &c.name.id)),
+            keyword_index: index(ruleset.keywords.iter().map(|k| &k.name.id)),
+            moment_index: index(ruleset.moments.iter().map(|m| &m.id)),
+            phase_index: index(ruleset.phases.iter().map(|m| &m.id)),
+            action_index: index(ruleset.actions.iter().map(|a| &a.name.id)),
             unnegatable,
             carried,
-            untargetable,
-            callables,
+            untargetable: untargetable(&ruleset),
+            callables: callables(&ruleset),
             core_move: core(ir::CoreEvent::Move),
             core_enter: core(ir::CoreEvent::Enter),
             core_leave: core(ir::CoreEvent::Leave),
             core_declare: core(ir::CoreEvent::Declare),
-            triggers,
+            triggers: trigger_index(&cards, &event_index),
             event_index,
-            phase_pc,
-            default_states,
+            phase_pc: phase_pcs(&ruleset),
+            default_states: default_states(&ruleset),
             cards,
             ruleset,
         })
@@ -364,4 +204,215 @@ fn kinds_zone(ruleset: &ir::Ruleset, zones: &HashMap<Id, u16>, kind: &str) -> Op
         .find(|k| k.name.id == kind)
         .and_then(|k| k.from_zone.as_ref())
         .and_then(|z| zones.get(z).copied())
+}
+
+/// Numbers for ids, in declaration order.
+fn index<'a>(ids: impl Iterator<Item = &'a Id>) -> HashMap<Id, u16> {
+    ids.enumerate()
+        .map(|(i, id)| (id.clone(), i as u16))
+        .collect()
+}
+
+/// The states, group members in order (a group's other members as each one's mask); at most
+/// 64, counted before any mask is made.
+fn state_infos(ruleset: &ir::Ruleset) -> Result<Vec<StateInfo>, String> {
+    let total: usize = ruleset.states.iter().map(|g| g.members.len().max(1)).sum();
+    if total > 64 {
+        return Err("a ruleset may declare at most 64 states".into());
+    }
+    let mut states = Vec::new();
+    for g in &ruleset.states {
+        if g.members.is_empty() {
+            states.push(StateInfo {
+                id: g.name.id.clone(),
+                group_mask: 0,
+            });
+        } else {
+            let first = states.len();
+            let mask: u64 = (first..first + g.members.len()).map(|i| 1u64 << i).sum();
+            for (i, m) in g.members.iter().enumerate() {
+                states.push(StateInfo {
+                    id: m.id.clone(),
+                    group_mask: mask & !(1u64 << (first + i)),
+                });
+            }
+        }
+    }
+    Ok(states)
+}
+
+/// The first member of each exclusive state group, as bits (states counted as
+/// [`state_infos`] numbers them).
+fn default_states(ruleset: &ir::Ruleset) -> u64 {
+    let mut default_states = 0u64;
+    let mut at = 0usize;
+    for g in &ruleset.states {
+        if !g.members.is_empty() {
+            default_states |= 1 << at;
+        }
+        at += g.members.len().max(1);
+    }
+    default_states
+}
+
+/// The stats: plain ones first, then composite ones with their components' indices.
+fn stat_infos(ruleset: &ir::Ruleset) -> Vec<StatInfo> {
+    let (plain, composite): (Vec<&ir::Stat>, Vec<&ir::Stat>) =
+        ruleset.stats.iter().partition(|s| s.components.is_empty());
+    let mut stats: Vec<StatInfo> = plain
+        .iter()
+        .map(|s| StatInfo {
+            id: s.name.id.clone(),
+            components: Vec::new(),
+            floor: s.floor,
+        })
+        .collect();
+    let plain_index = index(stats.iter().map(|s| &s.id));
+    for s in composite {
+        stats.push(StatInfo {
+            id: s.name.id.clone(),
+            components: s
+                .components
+                .iter()
+                .filter_map(|c| plain_index.get(c).copied())
+                .collect(),
+            floor: s.floor,
+        });
+    }
+    stats
+}
+
+/// The event bound to a core change (`= move`), if the ruleset binds one.
+fn core_event(ruleset: &ir::Ruleset, m: ir::CoreEvent) -> Option<u16> {
+    ruleset
+        .events
+        .iter()
+        .position(|e| e.core == Some(m))
+        .map(|i| i as u16)
+}
+
+/// Ability kinds: their semantics and the zone they work from.
+fn ability_kinds(
+    ruleset: &ir::Ruleset,
+    zones: &HashMap<Id, u16>,
+) -> HashMap<Id, (Semantics, Option<u16>)> {
+    ruleset
+        .ability_kinds
+        .iter()
+        .map(|k| {
+            let zone = k.from_zone.as_ref().and_then(|z| zones.get(z).copied());
+            (k.name.id.clone(), (k.semantics, zone))
+        })
+        .collect()
+}
+
+/// The attributes declared with a meaning.
+fn attributes_meaning(ruleset: &ir::Ruleset, m: ir::AttributeSemantics) -> Vec<Id> {
+    ruleset
+        .attributes
+        .iter()
+        .filter(|a| a.semantics == m)
+        .map(|a| a.name.id.clone())
+        .collect()
+}
+
+/// The keywords with the untargetable meaning.
+fn untargetable(ruleset: &ir::Ruleset) -> Vec<u16> {
+    ruleset
+        .keywords
+        .iter()
+        .enumerate()
+        .filter(|(_, k)| k.semantics == Some(ir::KeywordSemantics::Untargetable))
+        .map(|(i, _)| i as u16)
+        .collect()
+}
+
+/// Verbs and procedures by id.
+fn callables(ruleset: &ir::Ruleset) -> HashMap<Id, ir::Procedure> {
+    ruleset
+        .verbs
+        .iter()
+        .chain(&ruleset.procedures)
+        .map(|p| (p.name.id.clone(), p.clone()))
+        .collect()
+}
+
+/// Per card: (event, ability) of each ability with a trigger on an event the game declares.
+fn trigger_index(cards: &[ir::Card], event_index: &HashMap<Id, u16>) -> Vec<Vec<(u16, u16)>> {
+    cards
+        .iter()
+        .map(|c| {
+            c.abilities
+                .iter()
+                .enumerate()
+                .filter_map(|(i, a)| {
+                    let t = a.trigger.as_ref()?;
+                    Some((*event_index.get(&t.event)?, i as u16))
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Where each top-level `phase` statement of the turn sits.
+fn phase_pcs(ruleset: &ir::Ruleset) -> Vec<usize> {
+    ruleset
+        .turn
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| matches!(s, Stmt::Phase { .. }))
+        .map(|(i, _)| i)
+        .collect()
+}
+
+/// Per card, per ability: what the engine checks at every event.
+fn ability_meta(
+    ruleset: &ir::Ruleset,
+    cards: &[ir::Card],
+    zones: &HashMap<Id, u16>,
+    carried: &[Id],
+    unnegatable: &[Id],
+) -> Vec<Vec<AbilityMeta>> {
+    cards
+        .iter()
+        .map(|c| {
+            c.abilities
+                .iter()
+                .map(|a| AbilityMeta {
+                    carried: a.attributes.iter().any(|x| carried.contains(x)),
+                    unnegatable: a.attributes.iter().any(|x| unnegatable.contains(x)),
+                    zone: match &a.zone {
+                        Some(z) => zones.get(z).copied(),
+                        None => kinds_zone(ruleset, zones, &a.kind),
+                    },
+                    semantics: a.semantics,
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Per card: whether it has a continuous ability.
+fn has_continuous(cards: &[ir::Card]) -> Vec<bool> {
+    cards
+        .iter()
+        .map(|c| {
+            c.abilities
+                .iter()
+                .any(|a| a.semantics == Semantics::Continuous)
+        })
+        .collect()
+}
+
+/// Card types that also count as another, and where.
+fn counts_as(ruleset: &ir::Ruleset, zones: &HashMap<Id, u16>) -> HashMap<Id, (Id, Option<u16>)> {
+    ruleset
+        .card_types
+        .iter()
+        .filter_map(|t| {
+            let c = t.counts_as.as_ref()?;
+            let zone = c.zone.as_ref().and_then(|z| zones.get(z).copied());
+            Some((t.name.id.clone(), (c.card_type.clone(), zone)))
+        })
+        .collect()
 }

@@ -9,92 +9,21 @@ use crate::ir;
 use std::rc::Rc;
 
 impl<'p> Game<'p> {
+    /// One step of a check timing: a rule action for one player, or (the rules done) the next
+    /// pending triggered ability, after which the rules run again.
     pub(super) fn check_step(&mut self) -> Result<(), Request> {
-        let n = self.prog.players();
-        let rules = &self.prog.ruleset.rules;
-        let Some(Frame::Check {
-            rules_done,
-            rule,
-            player,
-            generation,
-            rounds,
-            ..
-        }) = self.frames.last_mut()
-        else {
+        let Some(Frame::Check { rules_done, .. }) = self.frames.last() else {
             return Ok(());
         };
         if !*rules_done {
-            if *rule < rules.len() {
-                let seat = ((self.state.active as usize + *player) % n) as Seat;
-                let body = &rules[*rule].body;
-                *player += 1;
-                if *player >= n {
-                    *player = 0;
-                    *rule += 1;
-                }
-                self.push_ctx(seat, None, None, None);
-                let f = self.call_frames(body);
-                self.frames.extend(f);
-                return Ok(());
-            }
-            if self.state.generation != *generation && *rounds < 64 {
-                *generation = self.state.generation;
-                *rule = 0;
-                *player = 0;
-                *rounds += 1;
-                return Ok(());
-            }
-            *rules_done = true;
+            self.rules_step();
             return Ok(());
         }
         if self.pending.is_empty() {
             self.frames.pop();
             return Ok(());
         }
-        // turn order from the turn player; each player orders their own (assumption of the core)
-        let mut who = None;
-        for k in 0..n {
-            let seat = ((self.state.active as usize + k) % n) as Seat;
-            if self.pending.iter().any(|p| p.controller == seat) {
-                who = Some(seat);
-                break;
-            }
-        }
-        let seat = who.unwrap_or(0);
-        let mine: Vec<usize> = (0..self.pending.len())
-            .filter(|i| self.pending[*i].controller == seat)
-            .collect();
-        let pick = if mine.len() > 1 {
-            let options = mine
-                .iter()
-                .map(|i| {
-                    let p = &self.pending[*i];
-                    let name = self.card_name(p.card);
-                    Choice {
-                        label: format!(
-                            "{} ({})",
-                            name,
-                            Program::short(&self.prog.ability(p.ability).kind)
-                        ),
-                        action: None,
-                        card: Some(name),
-                        card_id: Some(p.card),
-                    }
-                })
-                .collect();
-            let req = Request {
-                player: seat,
-                kind: RequestKind::OneOf,
-                prompt: "choose the triggered ability to resolve next".into(),
-                options,
-            };
-            match self.ask(req)? {
-                Answer::Pick(i) => mine[i.min(mine.len() - 1)],
-                _ => mine[0],
-            }
-        } else {
-            mine[0]
-        };
+        let pick = self.pick_trigger()?;
         // the choice is made: only now does the check timing move on (a replayed step must
         // find it as it was)
         let Some(Frame::Check {
@@ -124,6 +53,94 @@ impl<'p> Game<'p> {
         }
         let p = self.pending.remove(pick);
         self.resolve_trigger(p)
+    }
+
+    /// The rule actions of a check timing: the next rule for the next player in turn order;
+    /// after the last, the rules again while a pass changed the game (at most 64 passes).
+    fn rules_step(&mut self) {
+        let n = self.prog.players();
+        let rules = &self.prog.ruleset.rules;
+        let Some(Frame::Check {
+            rules_done,
+            rule,
+            player,
+            generation,
+            rounds,
+            ..
+        }) = self.frames.last_mut()
+        else {
+            return;
+        };
+        if *rule < rules.len() {
+            let seat = ((self.state.active as usize + *player) % n) as Seat;
+            let body = &rules[*rule].body;
+            *player += 1;
+            if *player >= n {
+                *player = 0;
+                *rule += 1;
+            }
+            self.push_ctx(seat, None, None, None);
+            let f = self.call_frames(body);
+            self.frames.extend(f);
+            return;
+        }
+        if self.state.generation != *generation && *rounds < 64 {
+            *generation = self.state.generation;
+            *rule = 0;
+            *player = 0;
+            *rounds += 1;
+            return;
+        }
+        *rules_done = true;
+    }
+
+    /// The pending triggered ability to resolve next (an index into the pending list): the
+    /// turn player's first, then the next player's; each player orders their own (an
+    /// assumption of the core), asked only when they have several.
+    fn pick_trigger(&mut self) -> Result<usize, Request> {
+        let n = self.prog.players();
+        let mut who = None;
+        for k in 0..n {
+            let seat = ((self.state.active as usize + k) % n) as Seat;
+            if self.pending.iter().any(|p| p.controller == seat) {
+                who = Some(seat);
+                break;
+            }
+        }
+        let seat = who.unwrap_or(0);
+        let mine: Vec<usize> = (0..self.pending.len())
+            .filter(|i| self.pending[*i].controller == seat)
+            .collect();
+        if mine.len() <= 1 {
+            return Ok(mine[0]);
+        }
+        let options = mine
+            .iter()
+            .map(|i| {
+                let p = &self.pending[*i];
+                let name = self.card_name(p.card);
+                Choice {
+                    label: format!(
+                        "{} ({})",
+                        name,
+                        Program::short(&self.prog.ability(p.ability).kind)
+                    ),
+                    action: None,
+                    card: Some(name),
+                    card_id: Some(p.card),
+                }
+            })
+            .collect();
+        let req = Request {
+            player: seat,
+            kind: RequestKind::OneOf,
+            prompt: "choose the triggered ability to resolve next".into(),
+            options,
+        };
+        Ok(match self.ask(req)? {
+            Answer::Pick(i) => mine[i.min(mine.len() - 1)],
+            _ => mine[0],
+        })
     }
 
     pub(super) fn resolve_trigger(&mut self, p: Pending) -> Result<(), Request> {
@@ -355,17 +372,19 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// Whether an ability is within its `limit` for this incarnation of the card (uses are
+    /// counted as a `usize`: no count wraps).
     pub(super) fn limit_ok(&self, card: CardId, aref: AbilityRef) -> bool {
         let a = self.prog.ability(aref);
         let Some(l) = &a.limit else { return true };
         let inc = self.state.cards[card as usize].incarnation;
-        let used: u32 = self
+        let used = self
             .state
             .uses
             .iter()
             .filter(|u| u.0 == card && u.1 == inc && u.2 == aref.0 && u.3 == aref.1)
-            .count() as u32;
-        used < l.count
+            .count();
+        used < l.count as usize
     }
 
     pub(super) fn record_use(&mut self, card: CardId, aref: AbilityRef) {

@@ -1,12 +1,15 @@
 //! Timing windows: who has priority, what each player may do, and the response chain.
 
 use super::agent::{Answer, Choice, Request, RequestKind};
+use super::program::AbilityRef;
 use super::program::Program;
 use super::state::{CardId, Seat, Value};
 use super::{Frame, Game, Offer};
-use crate::ir::{self, WindowEntry};
+use crate::ir::{self, Id, WindowEntry};
 
 impl<'p> Game<'p> {
+    /// One priority of a window: a check timing first, then the player whose turn it is
+    /// takes an offer (asked only when there is more than "pass").
     pub(super) fn window_step(&mut self) -> Result<(), Request> {
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
@@ -39,80 +42,103 @@ impl<'p> Game<'p> {
             return Ok(());
         };
         w.checked = false;
+        if !matches!(offer, Offer::Pass) {
+            // priority goes on to the next listed player
+            w.passes = 0;
+            w.turn = (w.turn + 1) % n.max(1);
+        }
         match offer {
-            Offer::Pass => {
-                w.passes += 1;
-                let living = w
-                    .players
-                    .iter()
-                    .filter(|p| !self.state.players[**p as usize].lost)
-                    .count()
-                    .max(1);
-                if w.passes >= living {
-                    w.passes = 0;
-                    w.turn = 0;
-                    if let Some(item) = w.stack.pop() {
-                        self.run_item(item);
-                    } else {
-                        self.frames.pop();
-                    }
-                } else {
-                    w.turn = (w.turn + 1) % n.max(1);
-                }
-            }
-            Offer::Action { action, card } => {
-                w.passes = 0;
-                w.turn = (w.turn + 1) % n.max(1);
-                let a = &self.prog.ruleset.actions[action as usize];
-                self.log_line(
-                    "action",
-                    format!(
-                        "p{} {}{}",
-                        seat + 1,
-                        a.name
-                            .label
-                            .as_deref()
-                            .unwrap_or(Program::short(&a.name.id)),
-                        card.map(|c| format!(" {}", self.card_name(c)))
-                            .unwrap_or_default()
-                    ),
-                );
-                self.push_ctx(seat, None, None, None);
-                if let (Some(var), Some(c)) = (&a.var, card) {
-                    self.vars.push((var.as_str(), Value::Card(c)));
-                }
-                self.frames.push(Frame::PopCtx);
-                self.frames.push(self.block(&a.body));
-            }
+            Offer::Pass => self.pass_priority(),
+            Offer::Action { action, card } => self.take_action(seat, action, card),
             Offer::Ability {
                 card,
                 this,
                 ability,
-            } => {
-                w.passes = 0;
-                w.turn = (w.turn + 1) % n.max(1);
-                let a = self.prog.ability(ability);
-                self.record_use(card, ability);
-                self.log_line(
-                    "action",
-                    format!(
-                        "p{} uses {} of {}",
-                        seat + 1,
-                        Program::short(&a.kind),
-                        self.card_name(card)
-                    ),
-                );
-                self.push_ctx(seat, Some(this), None, Some((card, ability)));
-                self.frames.push(Frame::PopCtx);
-                if chain {
-                    self.frames.push(Frame::ChainEffect { body: &a.effect });
-                } else {
-                    self.frames.push(self.block(&a.effect));
-                }
-                self.frames.push(self.block(&a.cost));
-            }
+            } => self.use_ability(seat, card, this, ability, chain),
         }
         Ok(())
+    }
+
+    /// A player passes: when every living player has passed in succession, the newest chain
+    /// item resolves (priority back to the first player), or the window ends.
+    fn pass_priority(&mut self) {
+        let Some(Frame::Window(w)) = self.frames.last_mut() else {
+            return;
+        };
+        let n = w.players.len();
+        w.passes += 1;
+        let living = w
+            .players
+            .iter()
+            .filter(|p| !self.state.players[**p as usize].lost)
+            .count()
+            .max(1);
+        if w.passes >= living {
+            w.passes = 0;
+            w.turn = 0;
+            if let Some(item) = w.stack.pop() {
+                self.run_item(item);
+            } else {
+                self.frames.pop();
+            }
+        } else {
+            w.turn = (w.turn + 1) % n.max(1);
+        }
+    }
+
+    /// A player takes a ruleset action (on a card, for an action with candidates).
+    fn take_action(&mut self, seat: Seat, action: u16, card: Option<CardId>) {
+        let a = &self.prog.ruleset.actions[action as usize];
+        self.log_line(
+            "action",
+            format!(
+                "p{} {}{}",
+                seat + 1,
+                a.name
+                    .label
+                    .as_deref()
+                    .unwrap_or(Program::short(&a.name.id)),
+                card.map(|c| format!(" {}", self.card_name(c)))
+                    .unwrap_or_default()
+            ),
+        );
+        self.push_ctx(seat, None, None, None);
+        if let (Some(var), Some(c)) = (&a.var, card) {
+            self.vars.push((var.as_str(), Value::Card(c)));
+        }
+        self.frames.push(Frame::PopCtx);
+        self.frames.push(self.block(&a.body));
+    }
+
+    /// A player uses an activated ability: its cost is paid at once; its effect runs next, or
+    /// goes on the chain in a chain window.
+    fn use_ability(
+        &mut self,
+        seat: Seat,
+        card: CardId,
+        this: CardId,
+        ability: AbilityRef,
+        chain: bool,
+    ) {
+        let a = self.prog.ability(ability);
+        self.record_use(card, ability);
+        self.log_line(
+            "action",
+            format!(
+                "p{} uses {} of {}",
+                seat + 1,
+                Program::short(&a.kind),
+                self.card_name(card)
+            ),
+        );
+        self.push_ctx(seat, Some(this), None, Some((card, ability)));
+        self.frames.push(Frame::PopCtx);
+        if chain {
+            self.frames.push(Frame::ChainEffect { body: &a.effect });
+        } else {
+            self.frames.push(self.block(&a.effect));
+        }
+        self.frames.push(self.block(&a.cost));
     }
 
     pub(super) fn offer_request(&self, seat: Seat, offers: &[Offer]) -> Request {
@@ -165,103 +191,120 @@ impl<'p> Game<'p> {
         for e in entries {
             match e {
                 WindowEntry::Action(id) => {
-                    let Some(&ai) = self.prog.action_index.get(id) else {
-                        continue;
-                    };
-                    let a = &self.prog.ruleset.actions[ai as usize];
-                    self.push_ctx(seat, None, None, None);
-                    match (&a.var, &a.candidates) {
-                        (Some(var), Some(cands)) => {
-                            let cards = self
-                                .eval(cands)
-                                .map(|v| self.cards_of(&v))
-                                .unwrap_or_default();
-                            let mut seen_defs: Vec<(u32, u64)> = Vec::new();
-                            for c in cards {
-                                self.vars.push((var.as_str(), Value::Card(c)));
-                                let ok = match &a.condition {
-                                    Some(cond) => self.holds(cond),
-                                    None => true,
-                                };
-                                self.vars.pop();
-                                if ok {
-                                    // identical cards in the same situation are one offer
-                                    let cs = &self.state.cards[c as usize];
-                                    let key = (cs.def, cs.states ^ ((cs.zone.zone as u64) << 48));
-                                    if cs.host.is_none()
-                                        && self.attached(c).is_empty()
-                                        && seen_defs.contains(&key)
-                                    {
-                                        continue;
-                                    }
-                                    seen_defs.push(key);
-                                    out.push(Offer::Action {
-                                        action: ai,
-                                        card: Some(c),
-                                    });
-                                }
-                            }
-                        }
-                        _ => {
-                            let ok = match &a.condition {
-                                Some(cond) => self.holds(cond),
-                                None => true,
-                            };
-                            if ok {
-                                out.push(Offer::Action {
-                                    action: ai,
-                                    card: None,
-                                });
-                            }
-                        }
+                    if let Some(&ai) = self.prog.action_index.get(id) {
+                        self.action_offers(seat, ai, &mut out);
                     }
-                    self.pop_ctx_now();
                 }
                 WindowEntry::Abilities { kind, attribute } => {
-                    for c in 0..self.state.cards.len() as CardId {
-                        let cs = &self.state.cards[c as usize];
-                        if cs.controller != seat {
-                            continue;
-                        }
-                        let own = self.prog.cards[cs.def as usize]
-                            .abilities
-                            .iter()
-                            .any(|a| &a.kind == kind);
-                        if !own && !self.is_host(c) {
-                            continue;
-                        }
-                        for (this, aref) in self.working_abilities(c) {
-                            let a = self.prog.ability(aref);
-                            if &a.kind != kind || a.semantics != ir::Semantics::Activated {
-                                continue;
-                            }
-                            if let Some(attr) = attribute {
-                                if !a.attributes.contains(attr) {
-                                    continue;
-                                }
-                            }
-                            if !self.limit_ok(c, aref) {
-                                continue;
-                            }
-                            if let Some(cond) = &a.condition {
-                                self.push_ctx(seat, Some(this), None, None);
-                                let ok = self.holds(cond);
-                                self.pop_ctx_now();
-                                if !ok {
-                                    continue;
-                                }
-                            }
-                            out.push(Offer::Ability {
-                                card: c,
-                                this,
-                                ability: aref,
-                            });
-                        }
-                    }
+                    self.ability_offers(seat, kind, attribute.as_ref(), &mut out);
                 }
             }
         }
         out.push(Offer::Pass);
         out
+    }
+
+    /// The offers of a ruleset action: once per candidate card meeting its `if` (identical
+    /// cards in the same situation are one offer), or once when it has no candidates.
+    fn action_offers(&mut self, seat: Seat, ai: u16, out: &mut Vec<Offer>) {
+        let prog: &'p Program = self.prog;
+        let a = &prog.ruleset.actions[ai as usize];
+        self.push_ctx(seat, None, None, None);
+        match (&a.var, &a.candidates) {
+            (Some(var), Some(cands)) => {
+                let cards = self
+                    .eval(cands)
+                    .map(|v| self.cards_of(&v))
+                    .unwrap_or_default();
+                let mut seen_defs: Vec<(u32, u64)> = Vec::new();
+                for c in cards {
+                    self.vars.push((var.as_str(), Value::Card(c)));
+                    let ok = self.holds_or_true(a.condition.as_ref());
+                    self.vars.pop();
+                    if ok {
+                        // identical cards in the same situation are one offer
+                        let cs = &self.state.cards[c as usize];
+                        let key = (cs.def, cs.states ^ ((cs.zone.zone as u64) << 48));
+                        if cs.host.is_none()
+                            && self.attached(c).is_empty()
+                            && seen_defs.contains(&key)
+                        {
+                            continue;
+                        }
+                        seen_defs.push(key);
+                        out.push(Offer::Action {
+                            action: ai,
+                            card: Some(c),
+                        });
+                    }
+                }
+            }
+            _ => {
+                if self.holds_or_true(a.condition.as_ref()) {
+                    out.push(Offer::Action {
+                        action: ai,
+                        card: None,
+                    });
+                }
+            }
+        }
+        self.pop_ctx_now();
+    }
+
+    /// Whether an optional condition holds (no condition: it does).
+    fn holds_or_true(&mut self, cond: Option<&ir::Expr>) -> bool {
+        match cond {
+            Some(cond) => self.holds(cond),
+            None => true,
+        }
+    }
+
+    /// The offers of activated abilities of a kind (and attribute) on the cards a player
+    /// controls: working where they are, within their limit, meeting their `if`.
+    fn ability_offers(
+        &mut self,
+        seat: Seat,
+        kind: &Id,
+        attribute: Option<&Id>,
+        out: &mut Vec<Offer>,
+    ) {
+        for c in 0..self.state.cards.len() as CardId {
+            let cs = &self.state.cards[c as usize];
+            if cs.controller != seat {
+                continue;
+            }
+            let own = self.prog.cards[cs.def as usize]
+                .abilities
+                .iter()
+                .any(|a| &a.kind == kind);
+            if !own && !self.is_host(c) {
+                continue;
+            }
+            for (this, aref) in self.working_abilities(c) {
+                let a = self.prog.ability(aref);
+                if &a.kind != kind || a.semantics != ir::Semantics::Activated {
+                    continue;
+                }
+                if attribute.is_some_and(|attr| !a.attributes.contains(attr)) {
+                    continue;
+                }
+                if !self.limit_ok(c, aref) {
+                    continue;
+                }
+                if let Some(cond) = &a.condition {
+                    self.push_ctx(seat, Some(this), None, None);
+                    let ok = self.holds(cond);
+                    self.pop_ctx_now();
+                    if !ok {
+                        continue;
+                    }
+                }
+                out.push(Offer::Ability {
+                    card: c,
+                    this,
+                    ability: aref,
+                });
+            }
+        }
     }
 }

@@ -1,0 +1,261 @@
+//! Expressions over sets of cards, and the choices an expression asks for: `where`, `top N
+//! of`, `choose`/`target`/`search`, `declare`, lists.
+
+use crate::engine::agent::{Answer, Choice, Request, RequestKind};
+use crate::engine::state::{CardId, Seat, Value, ZoneKey};
+use crate::engine::Game;
+use crate::ir::{ChoiceKind, Expr};
+
+impl Game<'_> {
+    /// `cards where condition`: the cards for which it holds, `it` meaning each.
+    pub(super) fn filter(&mut self, cards: &Expr, condition: &Expr) -> Result<Value, Request> {
+        let v = self.eval(cards)?;
+        let mut out = Vec::new();
+        for c in self.cards_of(&v) {
+            self.its.push(c);
+            let r = self.eval(condition);
+            self.its.pop();
+            if r? == Value::Bool(true) {
+                out.push(c);
+            }
+        }
+        Ok(Value::Cards(out))
+    }
+
+    /// `top N of zone` (or bottom): a zone seen whole is shuffled first (PMV 3.2.5); a count
+    /// below 0 reads as 0.
+    pub(super) fn top_of(
+        &mut self,
+        top: bool,
+        count: &Expr,
+        zone: &Expr,
+    ) -> Result<Value, Request> {
+        let n = self.eval_count(count, 0)?;
+        let z = self.eval(zone)?;
+        if let Value::Zone(zi, owners) = &z {
+            // a zone seen whole is shuffled before the next draw from it (PMV 3.2.5);
+            // done once: a replayed statement finds it shuffled already
+            for o in owners {
+                let k = ZoneKey {
+                    zone: *zi,
+                    owner: *o,
+                };
+                if self.seen.contains(&k) {
+                    self.seen.retain(|x| *x != k);
+                    self.shuffle_zone(k);
+                }
+            }
+        }
+        let cards = self.cards_of(&z);
+        // cards_of lists ordered zones top first
+        let picked: Vec<CardId> = if top {
+            cards.into_iter().take(n).collect()
+        } else {
+            let len = cards.len();
+            cards.into_iter().skip(len.saturating_sub(n)).collect()
+        };
+        Ok(Value::Cards(picked))
+    }
+
+    /// A number read as a count: below 0 reads as 0, beyond what a `usize` holds as its
+    /// largest; `otherwise` when it is not a number.
+    pub(in crate::engine) fn eval_count(
+        &mut self,
+        e: &Expr,
+        otherwise: usize,
+    ) -> Result<usize, Request> {
+        Ok(match self.eval(e)? {
+            Value::Int(n) => usize::try_from(n.max(0)).unwrap_or(usize::MAX),
+            _ => otherwise,
+        })
+    }
+
+    /// `choose`, `target` or `search`: between `min` and `max` cards (`max` absent: any
+    /// number) among those of `from`; a choice with one way to answer is not asked. One card
+    /// exactly gives a card (or absent), any other range a set.
+    pub(super) fn choose(
+        &mut self,
+        kind: ChoiceKind,
+        chooser: &Expr,
+        min: &Expr,
+        max: Option<&Expr>,
+        from: &Expr,
+    ) -> Result<Value, Request> {
+        let who = self.player_or_you(chooser)?;
+        let lo = self.eval_count(min, 0)?;
+        let hi = match max {
+            Some(m) => Some(self.eval_count(m, lo)?),
+            None => None,
+        };
+        let pool = self.eval(from)?;
+        if kind == ChoiceKind::Search {
+            self.mark_seen(from)?;
+        }
+        let cands = self.candidates(kind, &pool);
+        let single = lo == 1 && hi == Some(1);
+        let hi = hi.unwrap_or(cands.len()).min(cands.len());
+        let lo = lo.min(hi);
+        let picked = if hi == 0 {
+            Vec::new()
+        } else if lo == cands.len() {
+            cands
+        } else {
+            self.ask_cards(kind, who, cands, lo, hi)?
+        };
+        Ok(if single {
+            picked.first().map_or(Value::Absent, |c| Value::Card(*c))
+        } else {
+            Value::Cards(picked)
+        })
+    }
+
+    /// The cards a choice may pick: a target skips cards with an `untargetable` keyword.
+    fn candidates(&mut self, kind: ChoiceKind, pool: &Value) -> Vec<CardId> {
+        let mut cands = self.cards_of(pool);
+        if kind == ChoiceKind::Target {
+            let shield = self.prog.untargetable.clone();
+            cands.retain(|c| !shield.iter().any(|k| self.keyword_args(*c, *k).is_some()));
+        }
+        cands
+    }
+
+    /// Asks a player for `lo` to `hi` of the candidates. Options never leak a hidden zone's
+    /// order: searches list cards by definition.
+    fn ask_cards(
+        &mut self,
+        kind: ChoiceKind,
+        who: Seat,
+        mut cands: Vec<CardId>,
+        lo: usize,
+        hi: usize,
+    ) -> Result<Vec<CardId>, Request> {
+        if kind == ChoiceKind::Search {
+            cands.sort_by_key(|c| (self.state.cards[*c as usize].def, *c));
+        }
+        let options = cands
+            .iter()
+            .map(|c| {
+                let visible = kind == ChoiceKind::Search || self.visible_to(*c, who);
+                let name = self.card_name(*c);
+                Choice {
+                    label: if visible {
+                        name.clone()
+                    } else {
+                        "a hidden card".into()
+                    },
+                    action: None,
+                    card: visible.then_some(name),
+                    card_id: Some(*c),
+                }
+            })
+            .collect();
+        let req = Request {
+            player: who,
+            kind: RequestKind::Cards { min: lo, max: hi },
+            prompt: cards_prompt(kind, lo, hi),
+            options,
+        };
+        Ok(match self.ask(req)? {
+            Answer::Many(v) => v
+                .into_iter()
+                .filter_map(|i| cands.get(i).copied())
+                .collect(),
+            _ => Vec::new(),
+        })
+    }
+
+    /// `declare a …`: the resolving player names a card (any name of the game's cards).
+    pub(super) fn declare(&mut self, what: &str) -> Result<Value, Request> {
+        let you = self.ctx().you;
+        let mut names: Vec<String> = self.prog.cards.iter().map(|c| c.name.clone()).collect();
+        names.sort();
+        names.dedup();
+        let req = Request {
+            player: you,
+            kind: RequestKind::Declare,
+            prompt: format!("declare a {what}"),
+            options: names
+                .into_iter()
+                .map(|n| Choice {
+                    label: n,
+                    action: None,
+                    card: None,
+                    card_id: None,
+                })
+                .collect(),
+        };
+        Ok(match self.ask(req)? {
+            Answer::Text(t) => {
+                self.declared.push((you, t.clone()));
+                Value::Text(t)
+            }
+            _ => Value::Absent,
+        })
+    }
+
+    /// `[a, b, …]`: a set of cards when every item is cards, players when every one is a
+    /// player, else a list.
+    pub(super) fn list(&mut self, items: &[Expr]) -> Result<Value, Request> {
+        let mut vals = Vec::new();
+        for i in items {
+            vals.push(self.eval(i)?);
+        }
+        Ok(
+            if vals
+                .iter()
+                .all(|v| matches!(v, Value::Card(_) | Value::Absent | Value::Cards(_)))
+            {
+                Value::Cards(vals.iter().flat_map(|v| self.cards_of(v)).collect())
+            } else if vals.iter().all(|v| matches!(v, Value::Player(_))) {
+                Value::Players(
+                    vals.iter()
+                        .filter_map(|v| match v {
+                            Value::Player(p) => Some(*p),
+                            _ => None,
+                        })
+                        .collect(),
+                )
+            } else {
+                Value::List(vals)
+            },
+        )
+    }
+
+    /// Notes the zones an expression looks through whole (`search … in your.deck where …`)
+    /// when they are shuffled once seen (PMV 3.2.5).
+    pub(in crate::engine) fn mark_seen(&mut self, e: &Expr) -> Result<(), Request> {
+        let mut e = e;
+        while let Expr::Filter { cards, .. } = e {
+            e = cards;
+        }
+        if let Expr::Zone { .. } = e {
+            if let Value::Zone(z, owners) = self.eval(e)? {
+                if self.prog.ruleset.zones[z as usize].shuffle_when_seen {
+                    for o in owners {
+                        let k = ZoneKey { zone: z, owner: o };
+                        if !self.seen.contains(&k) {
+                            self.seen.push(k);
+                        }
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The prompt of a card choice: `choose 2 cards`, `target 0 to 1 card`.
+fn cards_prompt(kind: ChoiceKind, lo: usize, hi: usize) -> String {
+    let verb = match kind {
+        ChoiceKind::Choose => "choose",
+        ChoiceKind::Target => "target",
+        ChoiceKind::Search => "search for",
+    };
+    let range = if lo == hi {
+        String::new()
+    } else {
+        format!("{lo} to ")
+    };
+    let plural = if hi == 1 { "" } else { "s" };
+    format!("{verb} {range}{hi} card{plural}")
+}

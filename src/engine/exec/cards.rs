@@ -1,0 +1,190 @@
+//! Statements that move cards or change what they are: `move`, `attach`, states, zones read
+//! as others, `flip`, `treat … as`.
+
+use crate::engine::agent::Request;
+use crate::engine::moves::MoveSpec;
+use crate::engine::program::Program;
+use crate::engine::state::{Alias, TreatAs, Value, ZoneKey};
+use crate::engine::{Frame, Game};
+use crate::ir::{Duration, Expr, Face, Id, Position};
+use std::collections::BTreeMap;
+
+impl<'p> Game<'p> {
+    /// `move`: each card to its destination (replacement effects may run instead: frames).
+    pub(super) fn exec_move(
+        &mut self,
+        cards: &Expr,
+        to: &Expr,
+        position: Option<Position>,
+        face: Option<Face>,
+        state: Option<&str>,
+        slot: Option<&Expr>,
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let cards = self.eval(cards)?;
+        let to = self.eval(to)?;
+        let slot = match slot {
+            Some(s) => match self.eval(s)? {
+                Value::Text(t) => Some(t),
+                _ => None,
+            },
+            None => None,
+        };
+        let mut out = Vec::new();
+        for c in self.cards_of(&cards) {
+            let Some(dest) = self.destination(&to, c) else {
+                continue;
+            };
+            let spec = MoveSpec {
+                to: dest,
+                position,
+                face,
+                state,
+                slot: slot.clone(),
+            };
+            out.extend(self.move_card(c, spec));
+        }
+        Ok(out)
+    }
+
+    /// `attach card to host`: the first card named is set on the host (not on itself).
+    pub(super) fn exec_attach(&mut self, card: &Expr, host: &Expr) -> Result<(), Request> {
+        let c = self.eval(card)?;
+        let h = self.eval(host)?;
+        if let (Some(c), Value::Card(h)) = (self.cards_of(&c).first().copied(), h) {
+            if c != h {
+                self.state.cards[c as usize].host = Some(h);
+                self.changed();
+                let text = format!("{} is set on {}", self.card_name(c), self.card_name(h));
+                self.log_line("attach", text);
+            }
+        }
+        Ok(())
+    }
+
+    /// Setting a state: each card takes it (leaving the other states of its group).
+    pub(super) fn exec_set_state(&mut self, cards: &Expr, state: &Id) -> Result<(), Request> {
+        let v = self.eval(cards)?;
+        if let Some(&si) = self.prog.state_index.get(state) {
+            for c in self.cards_of(&v) {
+                self.set_state(c, si);
+            }
+        }
+        Ok(())
+    }
+
+    /// `clear … state`: each card in the state leaves it.
+    pub(super) fn exec_clear_state(&mut self, cards: &Expr, state: &Id) -> Result<(), Request> {
+        let v = self.eval(cards)?;
+        if let Some(&si) = self.prog.state_index.get(state) {
+            for c in self.cards_of(&v) {
+                if self.state.in_state(c, si) {
+                    self.state.cards[c as usize].states &= !(1u64 << si);
+                    self.changed();
+                    let text = format!(
+                        "{} is no longer {}",
+                        self.card_name(c),
+                        Program::short(state)
+                    );
+                    self.log_line("state", text);
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `zone becomes other until …`: each owner's zone is read as the other one; its cards
+    /// become the other zone's cards as they are (3.3.6).
+    pub(super) fn exec_alias_zone(
+        &mut self,
+        zone: &Expr,
+        becomes: &Id,
+        duration: &Duration,
+    ) -> Result<(), Request> {
+        let z = self.eval(zone)?;
+        let Some(&to) = self.prog.zones.get(becomes) else {
+            return Ok(());
+        };
+        let until = self.until(duration);
+        let Value::Zone(from, owners) = z else {
+            return Ok(());
+        };
+        for o in owners {
+            let from = ZoneKey {
+                zone: from,
+                owner: o,
+            };
+            let to = ZoneKey { zone: to, owner: o };
+            let slot_from = self.state.slot(from);
+            let slot_to = self.state.slot(to);
+            let cards = std::mem::take(&mut self.state.zones[slot_from]);
+            for c in &cards {
+                self.state.cards[*c as usize].zone = to;
+            }
+            self.state.zones[slot_to].extend(cards);
+            self.state.aliases.push(Alias {
+                from,
+                to,
+                until: until.clone(),
+            });
+            self.changed();
+            let text = format!(
+                "p{}'s {} becomes {}",
+                o + 1,
+                Program::short(&self.prog.ruleset.zones[from.zone as usize].name.id),
+                Program::short(becomes)
+            );
+            self.log_line("zone", text);
+        }
+        Ok(())
+    }
+
+    /// `flip`: each card face up, face down, or over.
+    pub(super) fn exec_flip(&mut self, cards: &Expr, face: Option<Face>) -> Result<(), Request> {
+        let v = self.eval(cards)?;
+        for c in self.cards_of(&v) {
+            let cs = &mut self.state.cards[c as usize];
+            cs.face_up = match face {
+                Some(Face::Up) => true,
+                Some(Face::Down) => false,
+                None => !cs.face_up,
+            };
+            let up = cs.face_up;
+            self.changed();
+            let text = format!(
+                "{} is turned face {}",
+                self.card_name(c),
+                if up { "up" } else { "down" }
+            );
+            self.log_line("flip", text);
+        }
+        Ok(())
+    }
+
+    /// `treat … as type with {…}` (12.5): the fields are read once, for every card.
+    pub(super) fn exec_treat_as(
+        &mut self,
+        cards: &Expr,
+        card_type: &Id,
+        fields: &BTreeMap<String, Expr>,
+    ) -> Result<(), Request> {
+        let targets = self.eval(cards)?;
+        let mut vals = BTreeMap::new();
+        for (k, e) in fields {
+            vals.insert(k.clone(), self.eval(e)?);
+        }
+        for c in self.cards_of(&targets) {
+            self.state.cards[c as usize].treat = Some(TreatAs {
+                card_type: card_type.clone(),
+                fields: vals.clone(),
+            });
+            self.changed();
+            let text = format!(
+                "{} is treated as {}",
+                self.card_name(c),
+                Program::short(card_type)
+            );
+            self.log_line("treat", text);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,123 @@
+//! Events and endings: `emit`, `cancel`, `win`, `lose`.
+
+use super::show_card;
+use crate::engine::agent::Request;
+use crate::engine::program::Program;
+use crate::engine::state::{Seat, Value};
+use crate::engine::{EventData, Game};
+use crate::ir::{Expr, Id};
+use std::collections::BTreeMap;
+
+impl Game<'_> {
+    /// `emit e(args)`: the payload read in parameter order, logged (redacted for players who
+    /// may not see a card of it), then handled.
+    pub(super) fn exec_emit(
+        &mut self,
+        event: &Id,
+        args: &BTreeMap<String, Expr>,
+    ) -> Result<(), Request> {
+        let Some(&e) = self.prog.event_index.get(event) else {
+            return Ok(());
+        };
+        let params = &self.prog.ruleset.events[e as usize].params;
+        let mut vals = Vec::with_capacity(params.len());
+        for p in params {
+            vals.push(match args.get(&p.name) {
+                Some(x) => self.eval(x)?,
+                None => Value::Absent,
+            });
+        }
+        let text = self.event_text(event, &vals, false);
+        let all = (1u32 << self.prog.players()) - 1;
+        let readers = self.payload_readers(&vals);
+        let redacted = (readers != all).then(|| self.event_text(event, &vals, true));
+        let source = self.source_text();
+        self.push_log("event", text, redacted, readers, source);
+        self.emit(
+            EventData {
+                event: e,
+                args: vals,
+            },
+            None,
+        );
+        Ok(())
+    }
+
+    /// An event as a log reads it: `name(a, b)`; `hide_cards` writes `a card` for each card.
+    fn event_text(&self, event: &Id, vals: &[Value], hide_cards: bool) -> String {
+        let shown: Vec<String> = vals
+            .iter()
+            .map(|v| match v {
+                Value::Card(_) if hide_cards => "a card".to_string(),
+                other => show_card(self, other),
+            })
+            .collect();
+        format!("{}({})", Program::short(event), shown.join(", "))
+    }
+
+    /// The players (as bits) who may see every card of a payload.
+    fn payload_readers(&self, vals: &[Value]) -> u32 {
+        let players = self.prog.players() as Seat;
+        let mut readers = (1u32 << players) - 1;
+        for v in vals {
+            if let Value::Card(c) = v {
+                for p in 0..players {
+                    if !self.visible_to(*c, p) {
+                        readers &= !(1 << p);
+                    }
+                }
+            }
+        }
+        readers
+    }
+
+    /// `cancel e of x`: waiting triggers of `e` for `x` go, and the cancellation is recorded.
+    pub(super) fn exec_cancel(
+        &mut self,
+        event: &Id,
+        subject: Option<&Expr>,
+    ) -> Result<(), Request> {
+        let subj = match subject {
+            Some(s) => self.eval(s)?,
+            None => Value::Absent,
+        };
+        if let Some(&e) = self.prog.event_index.get(event) {
+            // waiting triggers of that event for that subject go with it
+            self.pending.retain(|p| {
+                !(p.event.event == e
+                    && (subj == Value::Absent || p.event.args.first() == Some(&subj)))
+            });
+            self.state.cancelled.push((e, subj.clone()));
+            self.changed();
+            let text = format!(
+                "{} of {} is cancelled",
+                Program::short(event),
+                show_card(self, &subj)
+            );
+            self.log_line("cancel", text);
+        }
+        Ok(())
+    }
+
+    /// `win`: each player named meets a winning condition.
+    pub(super) fn exec_win(&mut self, player: &Expr) -> Result<(), Request> {
+        for p in self.players_of(player)? {
+            self.state.players[p as usize].won = true;
+            self.log_line("end", format!("p{} meets a winning condition", p + 1));
+        }
+        self.settle();
+        Ok(())
+    }
+
+    /// `lose`: each player named who has not lost yet loses.
+    pub(super) fn exec_lose(&mut self, player: &Expr) -> Result<(), Request> {
+        for p in self.players_of(player)? {
+            if !self.state.players[p as usize].lost {
+                self.state.players[p as usize].lost = true;
+                self.log_line("end", format!("p{} loses", p + 1));
+            }
+        }
+        self.settle();
+        Ok(())
+    }
+}

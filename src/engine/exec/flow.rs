@@ -1,0 +1,277 @@
+//! Control flow and calls: `if`, `for each`, `repeat`, `may`, `choose one`,
+//! `simultaneously`, verb and procedure calls, phases, windows, `resolve`.
+
+use crate::engine::agent::{Answer, Choice, Request, RequestKind};
+use crate::engine::program::Program;
+use crate::engine::state::Value;
+use crate::engine::{CallStart, Frame, Game, Window};
+use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
+use std::collections::BTreeMap;
+
+/// A verb's or procedure's arguments by parameter name, in parameter order.
+type Args<'p> = Vec<(&'p str, Value)>;
+
+impl<'p> Game<'p> {
+    /// `if … else if … else`: the body of the first arm whose condition holds.
+    pub(super) fn exec_if(
+        &mut self,
+        arms: &'p [(Expr, Vec<Stmt>)],
+        otherwise: &'p [Stmt],
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let mut body: &'p [Stmt] = otherwise;
+        for (cond, b) in arms {
+            if self.eval(cond)? == Value::Bool(true) {
+                body = b;
+                break;
+            }
+        }
+        Ok(if body.is_empty() {
+            Vec::new()
+        } else {
+            vec![self.block(body)]
+        })
+    }
+
+    /// `for each x in …`: players, a list, or cards, each in turn.
+    pub(super) fn exec_for_each(
+        &mut self,
+        var: &'p str,
+        cards: &Expr,
+        body: &'p [Stmt],
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let v = self.eval(cards)?;
+        let items: Vec<Value> = match v {
+            Value::Players(ps) => ps.into_iter().map(Value::Player).collect(),
+            Value::List(l) => l,
+            other => self.cards_of(&other).into_iter().map(Value::Card).collect(),
+        };
+        Ok(vec![Frame::Each {
+            var,
+            items,
+            idx: 0,
+            body,
+            mark: self.vars.len(),
+        }])
+    }
+
+    /// `repeat N`: a count below 0 (or not a number) runs nothing; at most 10,000 runs.
+    pub(super) fn exec_repeat(
+        &mut self,
+        times: &Expr,
+        body: &'p [Stmt],
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let n = match self.eval(times)? {
+            Value::Int(n) => n.clamp(0, 10_000),
+            _ => 0,
+        };
+        Ok(vec![Frame::Repeat { left: n, body }])
+    }
+
+    /// `may`: every player named agrees, in order, or the body does not run.
+    pub(super) fn exec_may(
+        &mut self,
+        players: &[Expr],
+        body: &'p [Stmt],
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        for p in players {
+            let who = self.player_or_you(p)?;
+            let req = Request {
+                player: who,
+                kind: RequestKind::YesNo,
+                prompt: format!("may: {}", self.describe(body)),
+                options: Vec::new(),
+            };
+            if self.ask(req)? != Answer::Yes(true) {
+                return Ok(Vec::new());
+            }
+        }
+        Ok(vec![self.block(body)])
+    }
+
+    /// `choose one`: the chooser picks one labelled body.
+    pub(super) fn exec_choose_one(
+        &mut self,
+        chooser: &Expr,
+        options: &'p [(String, Vec<Stmt>)],
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let who = self.player_or_you(chooser)?;
+        let req = Request {
+            player: who,
+            kind: RequestKind::OneOf,
+            prompt: "choose one".into(),
+            options: options
+                .iter()
+                .map(|(l, _)| Choice {
+                    label: l.clone(),
+                    action: None,
+                    card: None,
+                    card_id: None,
+                })
+                .collect(),
+        };
+        if let Answer::Pick(i) = self.ask(req)? {
+            if let Some((_, body)) = options.get(i) {
+                return Ok(vec![self.block(body)]);
+            }
+        }
+        Ok(Vec::new())
+    }
+
+    /// `simultaneously`: the body's events are held and handled as one batch at its end.
+    pub(super) fn exec_simultaneously(&mut self, body: &'p [Stmt]) -> Vec<Frame<'p>> {
+        self.batch.push(Some(Vec::new()));
+        vec![Frame::Batch, self.block(body)]
+    }
+
+    /// A verb or procedure call: its arguments read now, then its body runs in a context of
+    /// its own (once per card when a set of cards is given to a `card` parameter).
+    pub(super) fn exec_call(
+        &mut self,
+        verb: &Id,
+        args: &BTreeMap<String, Expr>,
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let prog: &'p Program = self.prog;
+        let Some(p) = prog.callables.get(verb) else {
+            return Ok(Vec::new());
+        };
+        let mut vals: Args<'p> = Vec::new();
+        for param in &p.params {
+            let v = match args.get(&param.name) {
+                Some(e) => self.eval(e)?,
+                None => match &param.default {
+                    Some(d) => self.eval(d)?,
+                    None => Value::Absent,
+                },
+            };
+            vals.push((param.name.as_str(), v));
+        }
+        let runs = spread_runs(p, vals);
+        let (you, this, event, source) = {
+            let c = self.ctx();
+            (c.you, c.this, c.event.clone(), c.source)
+        };
+        let mut out = Vec::new();
+        // pushed in reverse so the first run happens first
+        for run in runs.into_iter().rev() {
+            out.push(Frame::PopCtx);
+            out.push(Frame::CallStart(Box::new(CallStart {
+                you,
+                this,
+                event: event.clone(),
+                source,
+                vars: run,
+                body: &p.body,
+                applied: None,
+            })));
+        }
+        Ok(out)
+    }
+
+    /// `phase`: marks the current phase; a check timing follows its body.
+    pub(super) fn exec_phase(&mut self, phase: &Id, body: &'p [Stmt]) -> Vec<Frame<'p>> {
+        let idx = self.prog.phase_index.get(phase).copied();
+        self.state.phase = idx;
+        self.log_line("phase", format!("phase {}", Program::short(phase)));
+        vec![Frame::PhaseEnd, self.block(body)]
+    }
+
+    /// `window`: priority for the players named, in order (none named: no window).
+    pub(super) fn exec_window(
+        &mut self,
+        players: &Expr,
+        chain: bool,
+        entries: &'p [WindowEntry],
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let ps = self.players_of(players)?;
+        if ps.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(vec![Frame::Window(Box::new(Window {
+            players: ps,
+            chain,
+            entries,
+            turn: 0,
+            passes: 0,
+            stack: Vec::new(),
+            checked: false,
+        }))])
+    }
+
+    /// `resolve kind of cards`: each card's abilities of that kind run, cost first, in card
+    /// order; a card whose effect is negated does not resolve.
+    pub(super) fn exec_resolve(
+        &mut self,
+        kind: &Id,
+        cards: &Expr,
+    ) -> Result<Vec<Frame<'p>>, Request> {
+        let v = self.eval(cards)?;
+        let you = self.ctx().you;
+        let mut out = Vec::new();
+        for c in self.cards_of(&v).into_iter().rev() {
+            if self.state.cards[c as usize].effect_negated {
+                let text = format!("{}'s effect does not resolve", self.card_name(c));
+                self.log_line("negate", text);
+                continue;
+            }
+            let def = self.state.cards[c as usize].def;
+            let prog: &'p Program = self.prog;
+            let card = &prog.cards[def as usize];
+            for (i, a) in card.abilities.iter().enumerate().rev() {
+                if &a.kind != kind {
+                    continue;
+                }
+                let aref = (def, i as u16);
+                out.push(Frame::PopCtx);
+                out.push(Frame::Block {
+                    stmts: &a.effect,
+                    pc: 0,
+                    mark: usize::MAX,
+                });
+                if !a.cost.is_empty() {
+                    out.push(Frame::Block {
+                        stmts: &a.cost,
+                        pc: 0,
+                        mark: usize::MAX,
+                    });
+                }
+                out.push(Frame::CallStart(Box::new(CallStart {
+                    you,
+                    this: Some(c),
+                    event: None,
+                    source: Some((c, aref)),
+                    vars: Vec::new(),
+                    body: &[],
+                    applied: None,
+                })));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The runs of a call: one, or one per card when a set of cards is given to a `card`
+/// parameter (the first such parameter).
+fn spread_runs<'p>(p: &ir::Procedure, vals: Args<'p>) -> Vec<Args<'p>> {
+    let spread = p.params.iter().position(|param| {
+        param.types == [ir::Type::Card]
+            && matches!(
+                vals.iter().find(|(n, _)| *n == param.name).map(|x| &x.1),
+                Some(Value::Cards(_))
+            )
+    });
+    let spread = spread.and_then(|i| match &vals[i].1 {
+        Value::Cards(cs) => Some((i, cs.clone())),
+        _ => None,
+    });
+    match spread {
+        Some((i, cs)) => cs
+            .into_iter()
+            .map(|c| {
+                let mut v = vals.clone();
+                v[i].1 = Value::Card(c);
+                v
+            })
+            .collect(),
+        None => vec![vals],
+    }
+}

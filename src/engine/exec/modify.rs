@@ -1,0 +1,120 @@
+//! Statements that change values: stat changes, `grant` and `remove` (modifiers), counters,
+//! and negation.
+
+use crate::engine::agent::Request;
+use crate::engine::program::Program;
+use crate::engine::state::{ModKind, Value};
+use crate::engine::Game;
+use crate::ir::{Duration, Expr, Id, NegateScope, Stmt};
+
+impl<'p> Game<'p> {
+    /// A stat change, `grant` or `remove` as a one-shot effect: each card gets the modifiers
+    /// [`Game::modifications`] reads, with the statement's duration.
+    pub(super) fn exec_modify(&mut self, s: &Stmt, duration: &Duration) -> Result<(), Request> {
+        let Some(m) = self.modifications(s)? else {
+            return Ok(());
+        };
+        let until = self.until(duration);
+        for c in m.cards {
+            let ts = self.state.tick();
+            for kind in &m.kinds {
+                let x = self.modifier(c, kind.clone(), until.clone(), ts);
+                self.state.modifiers.push(x);
+            }
+            self.changed();
+            let text = format!("{}{}", self.card_name(c), m.text);
+            self.log_line("modify", text);
+        }
+        Ok(())
+    }
+
+    /// A counter change (`=`, `+=`, `-=`) on a player, players or cards; `+=` and `-=`
+    /// saturate at the bounds of an i64.
+    pub(super) fn exec_count(
+        &mut self,
+        subject: &Expr,
+        counter: &Id,
+        op: &str,
+        value: &Expr,
+    ) -> Result<(), Request> {
+        let who = self.eval(subject)?;
+        let v = match self.eval(value)? {
+            Value::Int(n) => n,
+            _ => 0,
+        };
+        let Some(&k) = self.prog.counter_index.get(counter) else {
+            return Ok(());
+        };
+        let k = k as usize;
+        let apply = |x: &mut i64| {
+            *x = match op {
+                "=" => v,
+                "-=" => x.saturating_sub(v),
+                _ => x.saturating_add(v),
+            };
+            *x
+        };
+        let mut touched = Vec::new();
+        match &who {
+            Value::Player(p) => {
+                let now = apply(&mut self.state.players[*p as usize].counters[k]);
+                touched.push((format!("p{}", p + 1), now));
+            }
+            Value::Players(ps) => {
+                for p in ps {
+                    let now = apply(&mut self.state.players[*p as usize].counters[k]);
+                    touched.push((format!("p{}", p + 1), now));
+                }
+            }
+            other => {
+                for c in self.cards_of(other) {
+                    let now = apply(&mut self.state.cards[c as usize].counters[k]);
+                    touched.push((self.card_name(c), now));
+                }
+            }
+        }
+        if !touched.is_empty() {
+            self.changed();
+        }
+        for (who, now) in touched {
+            self.log_line(
+                "counter",
+                format!("{who}: {} {op} {v} (now {now})", Program::short(counter)),
+            );
+        }
+        Ok(())
+    }
+
+    /// `negate`: a card's text (a modifier with the duration) or its effect (it will not
+    /// resolve).
+    pub(super) fn exec_negate(
+        &mut self,
+        cards: &Expr,
+        scope: NegateScope,
+        include_unnegatable: bool,
+        duration: &Duration,
+    ) -> Result<(), Request> {
+        let targets = self.eval(cards)?;
+        let until = self.until(duration);
+        for c in self.cards_of(&targets) {
+            match scope {
+                NegateScope::Text => {
+                    let ts = self.state.tick();
+                    let kind = ModKind::NegateText(include_unnegatable);
+                    let m = self.modifier(c, kind, until.clone(), ts);
+                    self.state.modifiers.push(m);
+                }
+                NegateScope::Effect => self.state.cards[c as usize].effect_negated = true,
+            }
+            self.changed();
+            let what = if scope == NegateScope::Text {
+                "text"
+            } else {
+                "effect"
+            };
+            let text = format!("{}'s {what} is negated", self.card_name(c));
+            self.log_line("negate", text);
+        }
+        Ok(())
+    }
+}

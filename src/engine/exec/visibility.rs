@@ -1,0 +1,53 @@
+//! Statements about what players know: `reveal`, `look at`, `shuffle`.
+
+use crate::engine::agent::Request;
+use crate::engine::state::{Value, ZoneKey};
+use crate::engine::Game;
+use crate::ir::Expr;
+
+impl Game<'_> {
+    /// `reveal`: every player learns what the cards are.
+    pub(super) fn exec_reveal(&mut self, cards: &Expr) -> Result<(), Request> {
+        let v = self.eval(cards)?;
+        let all = (1u32 << self.prog.players()) - 1;
+        for c in self.cards_of(&v) {
+            self.state.cards[c as usize].known |= all;
+            let text = format!("{} is revealed", self.card_name(c));
+            self.log_line("reveal", text);
+        }
+        Ok(())
+    }
+
+    /// `look at … by player`: that player learns the cards; the others read only how many.
+    pub(super) fn exec_look(&mut self, cards: &Expr, by: &Expr) -> Result<(), Request> {
+        let v = self.eval(cards)?;
+        self.mark_seen(cards)?;
+        let who = self.player_or_you(by)?;
+        let list = self.cards_of(&v);
+        for c in &list {
+            self.state.cards[*c as usize].known |= 1 << who;
+        }
+        let names: Vec<String> = list.iter().map(|c| self.card_name(*c)).collect();
+        self.push_log(
+            "look",
+            format!("p{} looks at {}", who + 1, names.join(", ")),
+            Some(format!("p{} looks at {} cards", who + 1, list.len())),
+            1 << who,
+            self.source_text(),
+        );
+        Ok(())
+    }
+
+    /// `shuffle`: each owner's zone, whose hidden cards players forget.
+    pub(super) fn exec_shuffle(&mut self, zone: &Expr) -> Result<(), Request> {
+        if let Value::Zone(z, owners) = self.eval(zone)? {
+            for o in owners {
+                let k = ZoneKey { zone: z, owner: o };
+                self.seen.retain(|x| *x != k);
+                self.forget(k);
+                self.shuffle_zone(k);
+            }
+        }
+        Ok(())
+    }
+}
