@@ -9,6 +9,7 @@ use crate::base::diagnostic::{codes, Code, Diagnostic};
 use crate::base::source::{FileId, Span};
 use crate::compiler::ast::{self, Decl};
 use crate::ir;
+use std::collections::HashSet;
 
 /// Checks the ruleset a pack declares (`decls`: the collected declarations, for the phases'
 /// places) against the engine's capacities: its state values, then every kind the engine
@@ -21,50 +22,18 @@ pub(super) fn check_ruleset(
     diags: &mut Vec<Diagnostic>,
 ) {
     check_states(ruleset, sym, pack, diags);
-    let max = ir::MAX_INDEXED_DECLARATIONS;
-    let indexed: [(&str, usize, Option<&ir::Id>); 8] = [
-        (
-            "zone",
-            ruleset.zones.len(),
-            ruleset.zones.get(max).map(|z| &z.name.id),
-        ),
-        (
-            "stat",
-            ruleset.stats.len(),
-            ruleset.stats.get(max).map(|s| &s.name.id),
-        ),
-        (
-            "layer",
-            ruleset.layers.len(),
-            ruleset.layers.get(max).map(|l| &l.name.id),
-        ),
-        (
-            "counter",
-            ruleset.counters.len(),
-            ruleset.counters.get(max).map(|c| &c.name.id),
-        ),
-        (
-            "keyword",
-            ruleset.keywords.len(),
-            ruleset.keywords.get(max).map(|k| &k.name.id),
-        ),
-        (
-            "event",
-            ruleset.events.len(),
-            ruleset.events.get(max).map(|e| &e.name.id),
-        ),
-        (
-            "moment",
-            ruleset.moments.len(),
-            ruleset.moments.get(max).map(|m| &m.id),
-        ),
-        (
-            "action",
-            ruleset.actions.len(),
-            ruleset.actions.get(max).map(|a| &a.name.id),
-        ),
+    let r = ruleset;
+    let indexed = [
+        ("zone", beyond(&r.zones, |z| &z.name.id)),
+        ("stat", beyond(&r.stats, |s| &s.name.id)),
+        ("layer", beyond(&r.layers, |l| &l.name.id)),
+        ("counter", beyond(&r.counters, |c| &c.name.id)),
+        ("keyword", beyond(&r.keywords, |k| &k.name.id)),
+        ("event", beyond(&r.events, |e| &e.name.id)),
+        ("moment", beyond(&r.moments, |m| &m.id)),
+        ("action", beyond(&r.actions, |a| &a.name.id)),
     ];
-    for (what, count, first_beyond) in indexed {
+    for (what, (count, first_beyond)) in indexed {
         let Some(at) = first_beyond.and_then(|id| origin(sym, pack, what, id)) else {
             continue;
         };
@@ -138,15 +107,14 @@ fn check_phases(ruleset: &ir::Ruleset, decls: &[(FileId, &Decl)], diags: &mut Ve
     let mut counted = 0;
     for (file, d) in decls {
         let Decl::Turn(_, body) = d else { continue };
-        let mut seen: Vec<&str> = Vec::new();
+        let mut seen: HashSet<&str> = HashSet::new();
         for s in &body.stmts {
             let ast::StmtKind::Phase(named, _) = &s.kind else {
                 continue;
             };
-            if seen.contains(&named.name.name.as_str()) {
+            if !seen.insert(&named.name.name) {
                 continue;
             }
-            seen.push(&named.name.name);
             if counted == max {
                 let at = (*file, named.name.span);
                 report_too_many_declarations(diags, "phase", ruleset.phases.len(), at);
@@ -155,6 +123,13 @@ fn check_phases(ruleset: &ir::Ruleset, decls: &[(FileId, &Decl)], diags: &mut Ve
             counted += 1;
         }
     }
+}
+
+/// How many declarations `list` holds, and the id (read by `id`) of the first one past
+/// [`ir::MAX_INDEXED_DECLARATIONS`].
+fn beyond<T>(list: &[T], id: fn(&T) -> &ir::Id) -> (usize, Option<&ir::Id>) {
+    let first_beyond = list.get(ir::MAX_INDEXED_DECLARATIONS).map(id);
+    (list.len(), first_beyond)
 }
 
 /// Where the ruleset's declaration `id` (of namespace `ns`, qualified by `pack`) was written.
@@ -192,4 +167,105 @@ fn report(
     help: String,
 ) {
     diags.push(Diagnostic::error(code, at.0, at.1, message, label).with_help(help));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::base::source::Span;
+
+    /// A labelled id of pack `t`.
+    fn labelled(name: &str) -> ir::Labelled {
+        ir::Labelled {
+            id: format!("t:{name}"),
+            label: None,
+        }
+    }
+
+    /// Symbols where each of `names` was declared in namespace `ns`, at offset = its position.
+    fn declared(ns: &str, names: &[String]) -> Symbols {
+        let mut sym = Symbols::default();
+        for (i, n) in names.iter().enumerate() {
+            let origin = super::super::symbols::Origin {
+                file: FileId(0),
+                span: Span::new(i, i + 1),
+            };
+            sym.origins.insert((ns.to_string(), n.clone()), origin);
+        }
+        sym
+    }
+
+    /// A group of members counts one bit per member, a flag one bit: the 65th value is
+    /// reported, and 64 values are not.
+    #[test]
+    fn states_count_members_and_flags() {
+        let members: Vec<String> = (0..4).map(|i| format!("m{i}")).collect();
+        let flags: Vec<String> = (0..61).map(|i| format!("f{i}")).collect();
+        let mut ruleset = ir::Ruleset::default();
+        ruleset.states.push(ir::StateGroup {
+            name: labelled("g"),
+            members: members.iter().map(|m| labelled(m)).collect(),
+        });
+        for f in &flags {
+            ruleset.states.push(ir::StateGroup {
+                name: labelled(f),
+                members: Vec::new(),
+            });
+        }
+        let all: Vec<String> = members.iter().chain(&flags).cloned().collect();
+        let sym = declared("state", &all);
+        let mut diags = Vec::new();
+        check_states(&ruleset, &sym, "t", &mut diags);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code.0, codes::RESOLVE_TOO_MANY_STATES.0);
+        assert_eq!(diags[0].primary.span, Span::new(64, 65));
+        ruleset.states.pop();
+        diags.clear();
+        check_states(&ruleset, &sym, "t", &mut diags);
+        assert!(diags.is_empty());
+    }
+
+    /// Phases are counted as `turn` makes them: a name repeated within a block once; the
+    /// first phase past the limit is the one reported.
+    #[test]
+    fn phases_past_the_limit() {
+        let max = ir::MAX_INDEXED_DECLARATIONS;
+        let phase = |name: String, at: usize| ast::Stmt {
+            kind: ast::StmtKind::Phase(
+                ast::Named {
+                    name: ast::Ident {
+                        name,
+                        span: Span::new(at, at + 1),
+                    },
+                    label: None,
+                },
+                ast::Block {
+                    stmts: Vec::new(),
+                    span: Span::default(),
+                },
+            ),
+            span: Span::default(),
+        };
+        // A repeated name first: it does not count.
+        let mut stmts = vec![phase("p0".into(), 0), phase("p0".into(), 1)];
+        stmts.extend((1..=max).map(|i| phase(format!("p{i}"), i + 1)));
+        let body = ast::Block {
+            stmts,
+            span: Span::default(),
+        };
+        let turn = Decl::Turn(Span::default(), body);
+        let mut ruleset = ir::Ruleset {
+            phases: (0..=max).map(|i| labelled(&format!("p{i}"))).collect(),
+            ..Default::default()
+        };
+        let mut diags = Vec::new();
+        check_phases(&ruleset, &[(FileId(0), &turn)], &mut diags);
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].code.0, codes::RESOLVE_TOO_MANY_DECLARATIONS.0);
+        assert_eq!(diags[0].primary.span, Span::new(max + 1, max + 2));
+        ruleset.phases.pop();
+        diags.clear();
+        check_phases(&ruleset, &[(FileId(0), &turn)], &mut diags);
+        assert!(diags.is_empty());
+    }
 }

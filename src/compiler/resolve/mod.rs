@@ -134,13 +134,7 @@ pub fn compile(
         exact_names: Vec::new(),
     };
     passes.lower_bodies(units);
-    capacity::check_ruleset(
-        passes.ruleset,
-        &collected.decls,
-        &sym,
-        &meta.name,
-        passes.diags,
-    );
+    passes.check_capacities(&collected.decls);
     // No cards without a ruleset: every name would be unknown.
     let cards = if no_ruleset {
         Vec::new()
@@ -352,6 +346,12 @@ impl Passes<'_> {
             Decl::Rule(r) => self.lower_rule(file, r),
             _ => {}
         }
+    }
+
+    /// The capacities pass: the ruleset against what the engine's fixed-size numbers hold
+    /// (`decls`: the collected declarations, where the phases are written).
+    fn check_capacities(&mut self, decls: &[(FileId, &Decl)]) {
+        capacity::check_ruleset(self.ruleset, decls, self.sym, &self.meta.name, self.diags);
     }
 
     /// Keeps the exact card names a context met in `file`, to check once all packs are loaded.

@@ -10,6 +10,7 @@ use crate::compiler::ast::{self, Decl};
 use crate::ir::{self, Type};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::hash::Hash;
 
 /// Where a symbol was declared: for duplicate-declaration diagnostics.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
@@ -155,52 +156,25 @@ impl Symbols {
         if self.game.is_empty() {
             self.game = other.game.clone();
         }
-        self.zones
-            .extend(other.zones.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.states
-            .extend(other.states.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.state_groups.extend(
-            other
-                .state_groups
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone())),
-        );
-        self.stats
-            .extend(other.stats.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.layer_ops
-            .extend(other.layer_ops.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.layers
-            .extend(other.layers.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.counters
-            .extend(other.counters.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.card_types
-            .extend(other.card_types.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.keywords
-            .extend(other.keywords.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.kinds
-            .extend(other.kinds.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.attributes
-            .extend(other.attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.events
-            .extend(other.events.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.moments
-            .extend(other.moments.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.verbs
-            .extend(other.verbs.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.procedures
-            .extend(other.procedures.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.actions
-            .extend(other.actions.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.field_names.extend(
-            other
-                .field_names
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone())),
-        );
-        self.relations
-            .extend(other.relations.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.origins
-            .extend(other.origins.iter().map(|(k, v)| (k.clone(), *v)));
+        add_all(&mut self.zones, &other.zones);
+        add_all(&mut self.states, &other.states);
+        add_all(&mut self.state_groups, &other.state_groups);
+        add_all(&mut self.stats, &other.stats);
+        add_all(&mut self.layer_ops, &other.layer_ops);
+        add_all(&mut self.layers, &other.layers);
+        add_all(&mut self.counters, &other.counters);
+        add_all(&mut self.card_types, &other.card_types);
+        add_all(&mut self.keywords, &other.keywords);
+        add_all(&mut self.kinds, &other.kinds);
+        add_all(&mut self.attributes, &other.attributes);
+        add_all(&mut self.events, &other.events);
+        add_all(&mut self.moments, &other.moments);
+        add_all(&mut self.verbs, &other.verbs);
+        add_all(&mut self.procedures, &other.procedures);
+        add_all(&mut self.actions, &other.actions);
+        add_all(&mut self.field_names, &other.field_names);
+        add_all(&mut self.relations, &other.relations);
+        add_all(&mut self.origins, &other.origins);
         if self.number_rules.is_empty() {
             self.number_rules = other.number_rules.clone();
         }
@@ -208,6 +182,11 @@ impl Symbols {
             self.name_rules = other.name_rules.clone();
         }
     }
+}
+
+/// Adds every entry of `from` to `into`, replacing an entry of the same key.
+fn add_all<K: Clone + Eq + Hash, V: Clone>(into: &mut HashMap<K, V>, from: &HashMap<K, V>) {
+    into.extend(from.iter().map(|(k, v)| (k.clone(), v.clone())));
 }
 
 /// Core zone properties.
