@@ -660,83 +660,104 @@ impl<'a> Ctx<'a> {
         let ev = self.event_named(&t.event)?;
         let mut when = BTreeMap::new();
         if let Some(subject) = &t.subject {
-            match ev.params.first() {
-                Some(p) => {
-                    let (x, ty) = self.expr(subject);
-                    self.expect(
-                        &ty,
-                        &p.types,
-                        subject.span,
-                        &format!("the subject (parameter `{}`)", p.name),
-                    );
-                    when.insert(p.name.clone(), x);
-                }
-                None => self.error(
-                    Diagnostic::error(
-                        codes::RESOLVE_WRONG_ARITY,
-                        self.file,
-                        subject.span,
-                        format!(
-                            "event `{}` has no parameter to match this subject against",
-                            t.event.name
-                        ),
-                        "nothing to match",
-                    )
-                    .with_help(format!("write `when {}`", t.event.name)),
-                ),
-            }
+            self.trigger_subject(t, ev, subject, &mut when);
         }
         for a in &t.args {
-            let Some(n) = &a.name else {
-                self.error(
-                    Diagnostic::error(
-                        codes::RESOLVE_UNKNOWN_ARGUMENT,
-                        self.file,
-                        a.value.span,
-                        "trigger patterns name the parameter they match",
-                        "unnamed",
-                    )
-                    .with_help(format!("write `{}(<parameter>: …)`", t.event.name)),
-                );
-                continue;
-            };
-            match ev.params.iter().find(|p| p.name == n.name) {
-                Some(p) => {
-                    let (x, ty) = self.expr(&a.value);
-                    self.expect(
-                        &ty,
-                        &p.types,
-                        a.value.span,
-                        &format!("parameter `{}`", p.name),
-                    );
-                    if when.insert(p.name.clone(), x).is_some() {
-                        self.error(Diagnostic::error(
-                            codes::RESOLVE_WRONG_ARITY,
-                            self.file,
-                            n.span,
-                            format!("parameter `{}` is matched twice", n.name),
-                            "matched again",
-                        ));
-                    }
-                }
-                None => {
-                    let names: Vec<&str> = ev.params.iter().map(|p| p.name.as_str()).collect();
-                    self.unknown_in(
-                        codes::RESOLVE_UNKNOWN_ARGUMENT,
-                        &format!("event `{}`", t.event.name),
-                        "parameter",
-                        &n.name,
-                        n.span,
-                        names,
-                    );
-                }
-            }
+            self.trigger_argument(t, ev, a, &mut when);
         }
         out.trigger = Some(ir::Trigger {
             event: ev.id.clone(),
             when,
         });
         Some(ev)
+    }
+
+    /// The subject of trigger `t` (`when <subject> <event>`): matched against the first
+    /// parameter of its event `ev`, into `when`.
+    fn trigger_subject(
+        &mut self,
+        t: &ast::Trigger,
+        ev: &Callable,
+        subject: &ast::Expr,
+        when: &mut BTreeMap<String, ir::Expr>,
+    ) {
+        match ev.params.first() {
+            Some(p) => {
+                let (x, ty) = self.expr(subject);
+                self.expect(
+                    &ty,
+                    &p.types,
+                    subject.span,
+                    &format!("the subject (parameter `{}`)", p.name),
+                );
+                when.insert(p.name.clone(), x);
+            }
+            None => self.error(
+                Diagnostic::error(
+                    codes::RESOLVE_WRONG_ARITY,
+                    self.file,
+                    subject.span,
+                    format!(
+                        "event `{}` has no parameter to match this subject against",
+                        t.event.name
+                    ),
+                    "nothing to match",
+                )
+                .with_help(format!("write `when {}`", t.event.name)),
+            ),
+        }
+    }
+
+    /// One pattern of trigger `t` (`<parameter>: <value>`): matched against the parameter of
+    /// its event `ev` it names, into `when`.
+    fn trigger_argument(
+        &mut self,
+        t: &ast::Trigger,
+        ev: &Callable,
+        a: &ast::Arg,
+        when: &mut BTreeMap<String, ir::Expr>,
+    ) {
+        let Some(n) = &a.name else {
+            self.error(
+                Diagnostic::error(
+                    codes::RESOLVE_UNKNOWN_ARGUMENT,
+                    self.file,
+                    a.value.span,
+                    "trigger patterns name the parameter they match",
+                    "unnamed",
+                )
+                .with_help(format!("write `{}(<parameter>: …)`", t.event.name)),
+            );
+            return;
+        };
+        let Some(p) = ev.params.iter().find(|p| p.name == n.name) else {
+            let names: Vec<&str> = ev.params.iter().map(|p| p.name.as_str()).collect();
+            self.unknown_in(
+                codes::RESOLVE_UNKNOWN_ARGUMENT,
+                &format!("event `{}`", t.event.name),
+                "parameter",
+                &n.name,
+                n.span,
+                names,
+            );
+            return;
+        };
+        let (x, ty) = self.expr(&a.value);
+        self.expect(
+            &ty,
+            &p.types,
+            a.value.span,
+            &format!("parameter `{}`", p.name),
+        );
+        if when.insert(p.name.clone(), x).is_some() {
+            self.error(Diagnostic::error(
+                codes::RESOLVE_WRONG_ARITY,
+                self.file,
+                n.span,
+                format!("parameter `{}` is matched twice", n.name),
+                "matched again",
+            ));
+        }
     }
 }
 

@@ -23,12 +23,14 @@
 //! - `Declarer` (in `symbols`) reads one declaration at a time into [`Symbols`] and the IR
 //!   ruleset's skeleton; `Passes` (here) holds what the passes after it read and build.
 //! - `Ctx` (in `scope`) is the context a body or a card is checked in: the symbols, the file,
-//!   the diagnostics, and a stack of scopes of local bindings (`Scope`). `Ty` is the checker's
-//!   type of an expression: an IR [`ir::Type`] and whether it may be absent, or unknown after
-//!   an error (so that one mistake is reported once).
+//!   the diagnostics, and the scopes of local bindings (`Ctx::scopes`, innermost last: one list
+//!   of `Local`s per block, opened by `push` and closed by `pop`). `Ty` is the checker's type
+//!   of an expression: an IR [`ir::Type`] and whether it may be absent, a list of texts, or
+//!   unknown after an error (so that one mistake is reported once).
 //! - What a function's name says:
-//!   - `declare_*` reads one declaration kind in the declare pass: it claims the name (a
-//!     duplicate is a diagnostic) and enters it in [`Symbols`] (`enter`) and the ruleset;
+//!   - `declare_*` reads one declaration kind in the declare pass (`declare_names` is the
+//!     pass): it claims the declared name, if any (a duplicate is a diagnostic), and enters it
+//!     in [`Symbols`] (`enter`) and its data in the ruleset;
 //!   - `lower_*` turns a checked body, card or clause into IR and stores it where it belongs
 //!     (the ruleset, the ability being built) or returns it;
 //!   - a noun (`card`, `ability`, `card_number`, `trigger_clause`, `field_schema`, the `Ctx`
