@@ -20,6 +20,29 @@ use std::collections::BTreeMap;
 /// Bumped whenever the shape of the IR changes.
 pub const IR_VERSION: u32 = 2;
 
+// Engine capacities: the engine keeps some things in fixed-size integers. The compiler reports a
+// ruleset or card that exceeds one (at check time, on the first declaration that does not fit),
+// and the engine sizes its integers by the same numbers.
+
+/// The most seats a game has (`players N`): seats are `u8`, and sets of players are `u32` bit
+/// masks built as `(1 << players) - 1`.
+pub const MAX_PLAYERS: usize = 16;
+
+/// The most state values a ruleset declares, across all its `state` declarations: a card's
+/// states are one `u64` bit mask. A flag (`state f`) takes one bit; a group
+/// (`state g = a | b`) takes one bit per member and none for its own name.
+pub const MAX_STATE_VALUES: usize = 64;
+
+/// The most declarations of one indexed kind a ruleset holds: zones, stats, layers, counters,
+/// keywords, events, moments, phases and actions are each numbered by a `u16` index in the
+/// engine, and `u16::MAX` itself stays free (the layer order sorts modifiers of no layer after
+/// every layer with it).
+pub const MAX_INDEXED_DECLARATIONS: usize = u16::MAX as usize;
+
+/// The most abilities one card has: an ability is found by its card and a `u16` index among the
+/// card's abilities (`u16::MAX` kept free, as for [`MAX_INDEXED_DECLARATIONS`]).
+pub const MAX_ABILITIES_PER_CARD: usize = u16::MAX as usize;
+
 /// A symbolic id qualified by pack: `mygame:crypt`.
 pub type Id = String;
 

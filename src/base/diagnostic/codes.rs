@@ -100,6 +100,13 @@ codes! {
     RESOLVE_MISPLACED_STATEMENT = "fuda::resolve::misplaced_statement";
     /// An event whose payload does not fit the core meaning it is given (`= move`).
     RESOLVE_CORE_EVENT_PAYLOAD = "fuda::resolve::core_event_payload";
+    /// More state values than a card's state bit mask holds (`ir::MAX_STATE_VALUES`).
+    RESOLVE_TOO_MANY_STATES = "fuda::resolve::too_many_states";
+    /// More declarations of one kind (zones, stats, events, phases…) than the engine numbers
+    /// (`ir::MAX_INDEXED_DECLARATIONS`).
+    RESOLVE_TOO_MANY_DECLARATIONS = "fuda::resolve::too_many_declarations";
+    /// More abilities on one card than the engine numbers (`ir::MAX_ABILITIES_PER_CARD`).
+    RESOLVE_TOO_MANY_ABILITIES = "fuda::resolve::too_many_abilities";
     /// A field the card type's schema does not have.
     CHECK_UNKNOWN_FIELD = "fuda::check::unknown_field";
     /// A required field is missing.

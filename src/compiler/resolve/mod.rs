@@ -4,7 +4,47 @@
 //! it) and turned into a qualified id; every card is checked against its card
 //! type's schema; every expression is typed. Problems become diagnostics, and
 //! checking goes on so that all errors of a pack are reported at once.
+//!
+//! # The passes
+//!
+//! [`compile`] runs them in order over one pack: *collect* (game headers, every declaration of
+//! every file, ordered so that what others refer to comes first), *declare* (every name into
+//! [`Symbols`], the ruleset's non-body data into the IR), *bodies* (verbs, procedures, actions,
+//! rules, `setup`, `turn`, parameter defaults), *capacities* (what the engine's fixed-size
+//! numbers hold, see [`ir::MAX_STATE_VALUES`] and its neighbours), *cards* (each card against
+//! its card type, each ability against its kind), then the pack is assembled. The span table
+//! is filled as the bodies and cards passes go.
+//!
+//! # Naming conventions
+//!
+//! - [`Symbols`] is the table of every name a game declares (the pack's own and its required
+//!   packs'), with what the checker needs to know of each (`ZoneSym`, `StatSym`, `Callable`…);
+//!   the declare pass builds it, every later pass only reads it.
+//! - `Declarer` (in `symbols`) reads one declaration at a time into [`Symbols`] and the IR
+//!   ruleset's skeleton; `Passes` (here) holds what the passes after it read and build.
+//! - `Ctx` (in `scope`) is the context a body or a card is checked in: the symbols, the file,
+//!   the diagnostics, and the scopes of local bindings (`Ctx::scopes`, innermost last: one list
+//!   of `Local`s per block, opened by `push` and closed by `pop`). `Ty` is the checker's type
+//!   of an expression: an IR [`ir::Type`] and whether it may be absent, a list of texts, or
+//!   unknown after an error (so that one mistake is reported once).
+//! - What a function's name says:
+//!   - `declare_*` reads one declaration kind in the declare pass (`declare_names` is the
+//!     pass): it claims the declared name, if any (a duplicate is a diagnostic), and enters it
+//!     in [`Symbols`] (`enter`) and its data in the ruleset;
+//!   - `lower_*` turns a checked body, card or clause into IR and stores it where it belongs
+//!     (the ruleset, the ability being built) or returns it;
+//!   - a noun (`card`, `ability`, `card_number`, `trigger_clause`, `field_schema`, the `Ctx`
+//!     methods `expr`, `stmt`, `block`…) returns what it names, checked (IR, an id, a schema),
+//!     or `None` after reporting why it cannot; `*_id` looks a name up and returns its
+//!     qualified id;
+//!   - `check_*` only reports: it returns nothing and changes nothing but the diagnostics;
+//!   - `report_*` pushes one diagnostic: the shared tail of several checks (`Ctx::error` and
+//!     `Ctx::unknown` are the checker's own two);
+//!   - `record_*` writes the span table; `claim` records where a name was declared.
+//! - Ids are qualified by the pack (`pack:name`); the IR never holds an index (the engine
+//!   numbers what it needs, within the `ir::MAX_*` capacities).
 
+mod capacity;
 mod card;
 mod expr;
 mod scope;
@@ -13,7 +53,7 @@ pub mod symbols;
 
 use crate::base::diagnostic::{codes, did_you_mean, Diagnostic, Label};
 use crate::base::source::{FileId, SourceMap, Span};
-use crate::compiler::ast::{Decl, Item};
+use crate::compiler::ast::{self, Decl, Item};
 use crate::compiler::parse::ParsedItem;
 use crate::ir::{self, SpanTable};
 use scope::{Ctx, Ty};
@@ -59,7 +99,8 @@ pub struct Compiled {
     pub exact_names: Vec<(FileId, String, Span)>,
 }
 
-/// Compiles a pack's parsed files against the packs it requires (`deps`, already compiled).
+/// Compiles a pack's parsed files against the packs it requires (`deps`, already compiled):
+/// the passes of the module documentation, in order.
 pub fn compile(
     meta: &PackMeta,
     units: &[SourceUnit],
@@ -76,318 +117,36 @@ pub fn compile(
         players: 2,
         ..Default::default()
     };
-    let mut has_ruleset = false;
-    let mut declared_any = false;
-
-    // Pass 0: game headers; pass 1: declare every name. Declarations that others refer to
-    // (zones, states, stats, moments, card types) go first, so order in the source matters only
-    // where it means something: layers apply in the order they are written.
-    let mut all_decls: Vec<(FileId, &Decl)> = Vec::new();
-    for unit in units {
-        check_header(meta, unit, sources, diags);
-        for it in &unit.items {
-            let decls: &[Decl] = match &it.item {
-                Item::Game(g) => {
-                    if g.name.name != meta.game {
-                        diags.push(
-                            Diagnostic::error(
-                                codes::PACK_GAME_HEADER,
-                                unit.file,
-                                g.name.span,
-                                format!(
-                                    "this pack is for game `{}`, but this ruleset is `{}`",
-                                    meta.game, g.name.name
-                                ),
-                                "another game",
-                            )
-                            .with_help(format!(
-                                "set `game = \"{}\"` in pack.toml, or rename the ruleset",
-                                g.name.name
-                            )),
-                        );
-                    }
-                    has_ruleset = true;
-                    ruleset.title = g.title.as_ref().map(|t| t.value.clone());
-                    &g.decls
-                }
-                Item::Decl(d) => std::slice::from_ref(d),
-                _ => continue,
-            };
-            declared_any |= !decls.is_empty();
-            all_decls.extend(decls.iter().map(|d| (unit.file, d)));
-        }
-    }
-    all_decls.sort_by_key(|(_, d)| declaration_rank(d));
-    for (file, d) in all_decls {
-        symbols::Declarer {
-            sym: &mut sym,
-            ruleset: &mut ruleset,
-            diags,
-            pack: meta.name.clone(),
-            file,
-        }
-        .declare(d);
-    }
-    if !ruleset.numbers.is_empty() {
-        sym.number_rules = ruleset.numbers.clone();
-    }
-    if !ruleset.names.is_empty() {
-        sym.name_rules = ruleset.names.clone();
-    }
-    let no_ruleset = !has_ruleset && deps.iter().all(|d| d.symbols.game.is_empty());
+    let collected = collect_declarations(meta, units, sources, &mut ruleset, diags);
+    declare_names(meta, &collected.decls, &mut sym, &mut ruleset, diags);
+    let no_ruleset = !collected.has_ruleset && deps.iter().all(|d| d.symbols.game.is_empty());
     if no_ruleset {
-        // A missing requirement or a broken file was reported already: say nothing more.
-        let requirement_missing = deps.len() < meta.requires.len();
-        let broken = diags
-            .iter()
-            .any(|d| d.is_error() && units.iter().any(|u| u.file == d.primary.file));
-        if !requirement_missing && !broken {
-            let (file, span) = meta.manifest.unwrap_or((
-                units.first().map(|u| u.file).unwrap_or_default(),
-                Span::default(),
-            ));
-            diags.push(
-                Diagnostic::error(codes::PACK_MISSING_REQUIREMENT, file, span, format!("no ruleset for game `{}` is loaded", meta.game), "this pack needs its game's ruleset")
-                    .with_help(format!("add `requires = [\"{}\"]` to pack.toml, or put a `game {} {{ … }}` ruleset in the pack", meta.game, meta.game)),
-            );
-        }
+        check_ruleset_loaded(meta, units, deps, diags);
     }
-    if has_ruleset {
+    if collected.has_ruleset {
         sym.game = meta.game.clone();
     }
-
-    // Pass 2: bodies of verbs and procedures, parameter defaults.
-    let mut spans = SpanTable::default();
-    let mut exact_names = Vec::new();
-    for unit in units {
-        for it in &unit.items {
-            let decls: &[Decl] = match &it.item {
-                Item::Game(g) => &g.decls,
-                Item::Decl(d) => std::slice::from_ref(d),
-                _ => continue,
-            };
-            for d in decls {
-                let (proc_decl, is_verb) = match d {
-                    Decl::Verb(v) => (v, true),
-                    Decl::Procedure(p) => (p, false),
-                    Decl::Keyword(k) => {
-                        let mut ctx = Ctx::new(&sym, unit.file, diags);
-                        let params = params_ir(&mut ctx, &k.params);
-                        let semantics = k.semantics.as_ref().and_then(|s| {
-                            (s.name == "untargetable").then_some(ir::KeywordSemantics::Untargetable)
-                        });
-                        let kw = ir::Keyword {
-                            name: labelled(&meta.name, &k.named),
-                            params,
-                            semantics,
-                        };
-                        ruleset.keywords.push(kw);
-                        continue;
-                    }
-                    Decl::Event(e) => {
-                        let mut ctx = Ctx::new(&sym, unit.file, diags);
-                        let params = params_ir(&mut ctx, &e.params);
-                        ruleset.events.push(ir::Event {
-                            name: labelled(&meta.name, &e.named),
-                            params,
-                            core: e.core.as_ref().and_then(|c| symbols::core_event(&c.name)),
-                        });
-                        continue;
-                    }
-                    Decl::Setup(word, body) | Decl::Turn(word, body) => {
-                        let mut ctx = Ctx::new(&sym, unit.file, diags);
-                        let (key, list) = if matches!(d, Decl::Setup(..)) {
-                            ("ruleset/setup", ctx.block(body))
-                        } else {
-                            let (stmts, phases) = ctx.turn(body, &meta.name);
-                            ruleset.phases.extend(phases);
-                            ("ruleset/turn", stmts)
-                        };
-                        exact_names
-                            .extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
-                        if key == "ruleset/setup" {
-                            ruleset.setup.extend(list);
-                        } else {
-                            ruleset.turn.extend(list);
-                        }
-                        record_span(&mut spans, sources, unit.file, key.into(), *word);
-                        continue;
-                    }
-                    Decl::Action(a) => {
-                        if let Some(prev) = sym
-                            .kinds
-                            .contains_key(&a.named.name.name)
-                            .then(|| {
-                                sym.origins
-                                    .get(&("ability kind".to_string(), a.named.name.name.clone()))
-                            })
-                            .flatten()
-                        {
-                            diags.push(
-                                Diagnostic::error(
-                                    codes::RESOLVE_DUPLICATE_DECLARATION,
-                                    unit.file,
-                                    a.named.name.span,
-                                    format!(
-                                        "`{}` names both an action and an ability kind",
-                                        a.named.name.name
-                                    ),
-                                    "the action",
-                                )
-                                .with_related(Label::new(prev.file, prev.span, "the ability kind"))
-                                .with_help("windows name both by their names: rename the action"),
-                            );
-                        }
-                        let mut ctx = Ctx::new(&sym, unit.file, diags);
-                        ctx.push();
-                        let candidates = a.each.as_ref().map(|(_, cards)| ctx.cards(cards));
-                        if let Some((var, _)) = &a.each {
-                            ctx.bind(&var.name, Ty::of(ir::Type::Card), var.span, false);
-                        }
-                        let condition = a.condition.as_ref().map(|c| ctx.cond(c));
-                        let body = ctx.block(&a.body);
-                        ctx.pop();
-                        exact_names
-                            .extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
-                        let action = ir::Action {
-                            name: labelled(&meta.name, &a.named),
-                            var: a.each.as_ref().map(|(v, _)| v.name.clone()),
-                            candidates,
-                            condition,
-                            body,
-                        };
-                        record_span(
-                            &mut spans,
-                            sources,
-                            unit.file,
-                            format!("ruleset/actions/{}", action.name.id),
-                            a.named.name.span,
-                        );
-                        ruleset.actions.push(action);
-                        continue;
-                    }
-                    Decl::Rule(r) => {
-                        let mut ctx = Ctx::new(&sym, unit.file, diags);
-                        let body = ctx.block(&r.body);
-                        exact_names
-                            .extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
-                        let rule = ir::Rule {
-                            name: labelled(&meta.name, &r.named),
-                            body,
-                        };
-                        record_span(
-                            &mut spans,
-                            sources,
-                            unit.file,
-                            format!("ruleset/rules/{}", rule.name.id),
-                            r.named.name.span,
-                        );
-                        ruleset.rules.push(rule);
-                        continue;
-                    }
-                    _ => continue,
-                };
-                let mut ctx = Ctx::new(&sym, unit.file, diags);
-                ctx.has_this = is_verb;
-                let params = params_ir(&mut ctx, &proc_decl.params);
-                for p in &proc_decl.params {
-                    let ty = match (
-                        p.types.len(),
-                        p.types.first().and_then(|t| symbols::value_type(&t.name)),
-                    ) {
-                        (1, Some(t)) => Ty::Of(t, p.optional),
-                        _ => Ty::Unknown,
-                    };
-                    ctx.bind(&p.name.name, ty, p.name.span, false);
-                }
-                let body = ctx.block(&proc_decl.body);
-                exact_names.extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
-                let procedure = ir::Procedure {
-                    name: labelled(&meta.name, &proc_decl.named),
-                    params,
-                    body,
-                };
-                let kind = if is_verb { "verbs" } else { "procedures" };
-                record_span(
-                    &mut spans,
-                    sources,
-                    unit.file,
-                    format!("ruleset/{kind}/{}", procedure.name.id),
-                    proc_decl.named.name.span,
-                );
-                if is_verb {
-                    ruleset.verbs.push(procedure);
-                } else {
-                    ruleset.procedures.push(procedure);
-                }
-            }
-        }
-    }
-
-    // Pass 3: cards (not without a ruleset: every name would be unknown).
-    let mut cards = Vec::new();
-    let mut numbers: HashMap<String, (FileId, Span)> = HashMap::new();
-    for unit in units.iter().filter(|_| !no_ruleset) {
-        for it in &unit.items {
-            let Item::Card(c) = &it.item else { continue };
-            let mut ctx = Ctx::new(&sym, unit.file, diags);
-            let checked = ctx.card(c, &sym.number_rules);
-            exact_names.extend(ctx.exact_names.drain(..).map(|(n, s)| (unit.file, n, s)));
-            let Some(mut checked) = checked else { continue };
-            let number_span = c
-                .fields
-                .iter()
-                .find(|f| f.name.name == "number")
-                .map(|f| f.span)
-                .unwrap_or(c.name.span);
-            if let Some((pf, ps)) = numbers.get(&checked.card.normalized_number) {
-                diags.push(
-                    Diagnostic::error(
-                        codes::PACK_DUPLICATE_NUMBER,
-                        unit.file,
-                        number_span,
-                        if checked.card.number == checked.card.normalized_number {
-                            format!("card number `{}` is used twice in pack `{}`", checked.card.number, meta.name)
-                        } else {
-                            format!("card number `{}` (normalized `{}`) is used twice in pack `{}`", checked.card.number, checked.card.normalized_number, meta.name)
-                        },
-                        "second use",
-                    )
-                    .with_related(Label::new(*pf, *ps, "first used here"))
-                    .with_help("every card of a pack needs its own number (promo suffixes count as the base number)"),
-                );
-                continue;
-            }
-            numbers.insert(
-                checked.card.normalized_number.clone(),
-                (unit.file, number_span),
-            );
-            checked.card.id = format!("{}:{}", meta.name, checked.card.number);
-            record_span(
-                &mut spans,
-                sources,
-                unit.file,
-                format!("cards/{}", checked.card.id),
-                c.span,
-            );
-            for (i, a) in c.abilities.iter().enumerate() {
-                record_span(
-                    &mut spans,
-                    sources,
-                    unit.file,
-                    format!("cards/{}/abilities/{i}", checked.card.id),
-                    a.span,
-                );
-            }
-            cards.push(checked.card);
-        }
-    }
-
-    let ruleset = if has_ruleset || declared_any {
-        Some(ruleset)
-    } else {
-        None
+    let mut passes = Passes {
+        meta,
+        sym: &sym,
+        sources,
+        diags,
+        ruleset: &mut ruleset,
+        spans: SpanTable::default(),
+        exact_names: Vec::new(),
     };
+    passes.lower_bodies(units);
+    passes.check_capacities(&collected.decls);
+    // No cards without a ruleset: every name would be unknown.
+    let cards = if no_ruleset {
+        Vec::new()
+    } else {
+        passes.lower_cards(units)
+    };
+    let Passes {
+        spans, exact_names, ..
+    } = passes;
+    let ruleset = (collected.has_ruleset || collected.declared_any).then_some(ruleset);
     Compiled {
         pack: ir::Pack {
             ir_version: ir::IR_VERSION,
@@ -401,6 +160,443 @@ pub fn compile(
         symbols: sym,
         spans,
         exact_names,
+    }
+}
+
+/// What the collect pass finds in a pack's files.
+struct Collected<'u> {
+    /// Every declaration with its file, in the order the declare pass reads them.
+    decls: Vec<(FileId, &'u Decl)>,
+    /// One of the files holds a `game … { … }` ruleset.
+    has_ruleset: bool,
+    /// Some file declares something (a mod pack's declarations make a ruleset part too).
+    declared_any: bool,
+}
+
+/// The collect pass: checks each file's game header and the ruleset's game name, takes the
+/// ruleset's title, and gathers every declaration. Declarations that others refer to (zones,
+/// states, stats, moments, card types) go first, so order in the source matters only where it
+/// means something: layers apply in the order they are written.
+fn collect_declarations<'u>(
+    meta: &PackMeta,
+    units: &'u [SourceUnit],
+    sources: &SourceMap,
+    ruleset: &mut ir::Ruleset,
+    diags: &mut Vec<Diagnostic>,
+) -> Collected<'u> {
+    let mut out = Collected {
+        decls: Vec::new(),
+        has_ruleset: false,
+        declared_any: false,
+    };
+    for unit in units {
+        check_header(meta, unit, sources, diags);
+        for it in &unit.items {
+            if let Item::Game(g) = &it.item {
+                check_ruleset_game(meta, unit.file, g, diags);
+                out.has_ruleset = true;
+                ruleset.title = g.title.as_ref().map(|t| t.value.clone());
+            }
+            let decls = item_decls(&it.item);
+            out.declared_any |= !decls.is_empty();
+            out.decls.extend(decls.iter().map(|d| (unit.file, d)));
+        }
+    }
+    out.decls.sort_by_key(|(_, d)| declaration_rank(d));
+    out
+}
+
+/// The declarations an item holds: a ruleset's, or the one a mod pack writes on its own.
+fn item_decls(item: &Item) -> &[Decl] {
+    match item {
+        Item::Game(g) => &g.decls,
+        Item::Decl(d) => std::slice::from_ref(d),
+        Item::GameHeader(_) | Item::Card(_) => &[],
+    }
+}
+
+/// Checks that a ruleset (`game <id> "…" { … }`) is for the game its pack is for.
+fn check_ruleset_game(
+    meta: &PackMeta,
+    file: FileId,
+    g: &ast::GameDef,
+    diags: &mut Vec<Diagnostic>,
+) {
+    if g.name.name != meta.game {
+        diags.push(
+            Diagnostic::error(
+                codes::PACK_GAME_HEADER,
+                file,
+                g.name.span,
+                format!(
+                    "this pack is for game `{}`, but this ruleset is `{}`",
+                    meta.game, g.name.name
+                ),
+                "another game",
+            )
+            .with_help(format!(
+                "set `game = \"{}\"` in pack.toml, or rename the ruleset",
+                g.name.name
+            )),
+        );
+    }
+}
+
+/// The declare pass: every name into `sym`, the ruleset's non-body data into `ruleset`; then
+/// the pack's normalization rules, when it declares some, replace the inherited ones.
+fn declare_names(
+    meta: &PackMeta,
+    decls: &[(FileId, &Decl)],
+    sym: &mut Symbols,
+    ruleset: &mut ir::Ruleset,
+    diags: &mut Vec<Diagnostic>,
+) {
+    for (file, d) in decls {
+        symbols::Declarer {
+            sym,
+            ruleset,
+            diags,
+            pack: meta.name.clone(),
+            file: *file,
+        }
+        .declare(d);
+    }
+    if !ruleset.numbers.is_empty() {
+        sym.number_rules = ruleset.numbers.clone();
+    }
+    if !ruleset.names.is_empty() {
+        sym.name_rules = ruleset.names.clone();
+    }
+}
+
+/// Reports a pack with no ruleset of its game loaded, unless a missing requirement or a
+/// broken file was reported already (then it says nothing more).
+fn check_ruleset_loaded(
+    meta: &PackMeta,
+    units: &[SourceUnit],
+    deps: &[&Compiled],
+    diags: &mut Vec<Diagnostic>,
+) {
+    let requirement_missing = deps.len() < meta.requires.len();
+    let broken = diags
+        .iter()
+        .any(|d| d.is_error() && units.iter().any(|u| u.file == d.primary.file));
+    if requirement_missing || broken {
+        return;
+    }
+    let (file, span) = meta.manifest.unwrap_or((
+        units.first().map(|u| u.file).unwrap_or_default(),
+        Span::default(),
+    ));
+    diags.push(
+        Diagnostic::error(
+            codes::PACK_MISSING_REQUIREMENT,
+            file,
+            span,
+            format!("no ruleset for game `{}` is loaded", meta.game),
+            "this pack needs its game's ruleset",
+        )
+        .with_help(format!(
+            "add `requires = [\"{}\"]` to pack.toml, or put a `game {} {{ … }}` ruleset in the pack",
+            meta.game, meta.game
+        )),
+    );
+}
+
+/// The passes after the declare pass: what they read (the pack, its symbols, the sources)
+/// and what they build (the ruleset's bodies, the cards, the span table).
+struct Passes<'a> {
+    /// The pack's manifest.
+    meta: &'a PackMeta,
+    /// Every name in scope, complete.
+    sym: &'a Symbols,
+    /// The pack's files (for the span table's paths).
+    sources: &'a SourceMap,
+    /// Diagnostics.
+    diags: &'a mut Vec<Diagnostic>,
+    /// The ruleset, its bodies filled in by [`Passes::lower_bodies`].
+    ruleset: &'a mut ir::Ruleset,
+    /// Source positions of IR nodes.
+    spans: SpanTable,
+    /// Exact card names compared against, with their files.
+    exact_names: Vec<(FileId, String, Span)>,
+}
+
+impl Passes<'_> {
+    /// The bodies pass: every declaration with a body or typed parameters, in source order.
+    fn lower_bodies(&mut self, units: &[SourceUnit]) {
+        for unit in units {
+            for it in &unit.items {
+                for d in item_decls(&it.item) {
+                    self.lower_body(unit.file, d);
+                }
+            }
+        }
+    }
+
+    /// Lowers one declaration's body into the ruleset (declarations without one have nothing
+    /// left to do).
+    fn lower_body(&mut self, file: FileId, d: &Decl) {
+        match d {
+            Decl::Verb(v) => self.lower_procedure(file, v, true),
+            Decl::Procedure(p) => self.lower_procedure(file, p, false),
+            Decl::Keyword(k) => self.lower_keyword(file, k),
+            Decl::Event(e) => self.lower_event(file, e),
+            Decl::Setup(word, body) => self.lower_setup(file, *word, body),
+            Decl::Turn(word, body) => self.lower_turn(file, *word, body),
+            Decl::Action(a) => self.lower_action(file, a),
+            Decl::Rule(r) => self.lower_rule(file, r),
+            _ => {}
+        }
+    }
+
+    /// The capacities pass: the ruleset against what the engine's fixed-size numbers hold
+    /// (`decls`: the collected declarations, where the phases are written).
+    fn check_capacities(&mut self, decls: &[(FileId, &Decl)]) {
+        capacity::check_ruleset(self.ruleset, decls, self.sym, &self.meta.name, self.diags);
+    }
+
+    /// Keeps the exact card names a context met in `file`, to check once all packs are loaded.
+    fn keep_exact_names(&mut self, file: FileId, names: Vec<(String, Span)>) {
+        self.exact_names
+            .extend(names.into_iter().map(|(n, s)| (file, n, s)));
+    }
+
+    /// Records where the IR node at `key` was written.
+    fn record_span(&mut self, file: FileId, key: String, span: Span) {
+        record_span(&mut self.spans, self.sources, file, key, span);
+    }
+
+    /// A keyword: its parameters (defaults typed) and core meaning.
+    fn lower_keyword(&mut self, file: FileId, k: &ast::KeywordDecl) {
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        let params = params_ir(&mut ctx, &k.params);
+        let semantics = k
+            .semantics
+            .as_ref()
+            .and_then(|s| (s.name == "untargetable").then_some(ir::KeywordSemantics::Untargetable));
+        self.ruleset.keywords.push(ir::Keyword {
+            name: labelled(&self.meta.name, &k.named),
+            params,
+            semantics,
+        });
+    }
+
+    /// An event: its payload (defaults typed) and core meaning.
+    fn lower_event(&mut self, file: FileId, e: &ast::EventDecl) {
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        let params = params_ir(&mut ctx, &e.params);
+        self.ruleset.events.push(ir::Event {
+            name: labelled(&self.meta.name, &e.named),
+            params,
+            core: e.core.as_ref().and_then(|c| symbols::core_event(&c.name)),
+        });
+    }
+
+    /// `setup { … }`, written at `word`.
+    fn lower_setup(&mut self, file: FileId, word: Span, body: &ast::Block) {
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        let stmts = ctx.block(body);
+        let names = std::mem::take(&mut ctx.exact_names);
+        self.keep_exact_names(file, names);
+        self.ruleset.setup.extend(stmts);
+        self.record_span(file, "ruleset/setup".into(), word);
+    }
+
+    /// `turn { … }`, written at `word`: its statements, and the game's phases it names.
+    fn lower_turn(&mut self, file: FileId, word: Span, body: &ast::Block) {
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        let (stmts, phases) = ctx.turn(body, &self.meta.name);
+        self.ruleset.phases.extend(phases);
+        let names = std::mem::take(&mut ctx.exact_names);
+        self.keep_exact_names(file, names);
+        self.ruleset.turn.extend(stmts);
+        self.record_span(file, "ruleset/turn".into(), word);
+    }
+
+    /// An action: its candidates (`for c in …`), condition and body.
+    fn lower_action(&mut self, file: FileId, a: &ast::ActionDecl) {
+        self.check_action_name(file, a);
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        ctx.push();
+        let candidates = a.each.as_ref().map(|(_, cards)| ctx.cards(cards));
+        if let Some((var, _)) = &a.each {
+            ctx.bind(&var.name, Ty::of(ir::Type::Card), var.span, false);
+        }
+        let condition = a.condition.as_ref().map(|c| ctx.cond(c));
+        let body = ctx.block(&a.body);
+        ctx.pop();
+        let names = std::mem::take(&mut ctx.exact_names);
+        self.keep_exact_names(file, names);
+        let action = ir::Action {
+            name: labelled(&self.meta.name, &a.named),
+            var: a.each.as_ref().map(|(v, _)| v.name.clone()),
+            candidates,
+            condition,
+            body,
+        };
+        let key = format!("ruleset/actions/{}", action.name.id);
+        self.record_span(file, key, a.named.name.span);
+        self.ruleset.actions.push(action);
+    }
+
+    /// Checks that an action is not named like an ability kind: windows name both by name.
+    fn check_action_name(&mut self, file: FileId, a: &ast::ActionDecl) {
+        let name = &a.named.name.name;
+        if !self.sym.kinds.contains_key(name) {
+            return;
+        }
+        let Some(prev) = self
+            .sym
+            .origins
+            .get(&("ability kind".to_string(), name.clone()))
+        else {
+            return;
+        };
+        self.diags.push(
+            Diagnostic::error(
+                codes::RESOLVE_DUPLICATE_DECLARATION,
+                file,
+                a.named.name.span,
+                format!("`{name}` names both an action and an ability kind"),
+                "the action",
+            )
+            .with_related(Label::new(prev.file, prev.span, "the ability kind"))
+            .with_help("windows name both by their names: rename the action"),
+        );
+    }
+
+    /// A rule action's body.
+    fn lower_rule(&mut self, file: FileId, r: &ast::RuleDecl) {
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        let body = ctx.block(&r.body);
+        let names = std::mem::take(&mut ctx.exact_names);
+        self.keep_exact_names(file, names);
+        let rule = ir::Rule {
+            name: labelled(&self.meta.name, &r.named),
+            body,
+        };
+        let key = format!("ruleset/rules/{}", rule.name.id);
+        self.record_span(file, key, r.named.name.span);
+        self.ruleset.rules.push(rule);
+    }
+
+    /// A verb (`this` is the card it runs for) or a procedure: parameters bound, body lowered.
+    fn lower_procedure(&mut self, file: FileId, p: &ast::ProcDecl, is_verb: bool) {
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        ctx.has_this = is_verb;
+        let params = params_ir(&mut ctx, &p.params);
+        for param in &p.params {
+            let ty = match (
+                param.types.len(),
+                param
+                    .types
+                    .first()
+                    .and_then(|t| symbols::value_type(&t.name)),
+            ) {
+                (1, Some(t)) => Ty::Of(t, param.optional),
+                _ => Ty::Unknown,
+            };
+            ctx.bind(&param.name.name, ty, param.name.span, false);
+        }
+        let body = ctx.block(&p.body);
+        let names = std::mem::take(&mut ctx.exact_names);
+        self.keep_exact_names(file, names);
+        let procedure = ir::Procedure {
+            name: labelled(&self.meta.name, &p.named),
+            params,
+            body,
+        };
+        let kind = if is_verb { "verbs" } else { "procedures" };
+        let key = format!("ruleset/{kind}/{}", procedure.name.id);
+        self.record_span(file, key, p.named.name.span);
+        if is_verb {
+            self.ruleset.verbs.push(procedure);
+        } else {
+            self.ruleset.procedures.push(procedure);
+        }
+    }
+
+    /// The cards pass: every card of the pack, checked, numbered by the pack, in source order.
+    fn lower_cards(&mut self, units: &[SourceUnit]) -> Vec<ir::Card> {
+        let mut cards = Vec::new();
+        let mut numbers: HashMap<String, (FileId, Span)> = HashMap::new();
+        for unit in units {
+            for it in &unit.items {
+                let Item::Card(c) = &it.item else { continue };
+                if let Some(card) = self.lower_card(unit.file, c, &mut numbers) {
+                    cards.push(card);
+                }
+            }
+        }
+        cards
+    }
+
+    /// One card: checked against its type, its number unique in the pack (`numbers`: the
+    /// normalized numbers seen so far), its id qualified, its spans recorded.
+    fn lower_card(
+        &mut self,
+        file: FileId,
+        c: &ast::CardDef,
+        numbers: &mut HashMap<String, (FileId, Span)>,
+    ) -> Option<ir::Card> {
+        capacity::check_abilities(c, file, self.diags);
+        let mut ctx = Ctx::new(self.sym, file, self.diags);
+        let checked = ctx.card(c, &self.sym.number_rules);
+        let names = std::mem::take(&mut ctx.exact_names);
+        self.keep_exact_names(file, names);
+        let mut card = checked?.card;
+        let number_span = c
+            .fields
+            .iter()
+            .find(|f| f.name.name == "number")
+            .map(|f| f.span)
+            .unwrap_or(c.name.span);
+        if let Some(first) = numbers.get(&card.normalized_number) {
+            self.report_duplicate_number(file, number_span, &card, *first);
+            return None;
+        }
+        numbers.insert(card.normalized_number.clone(), (file, number_span));
+        card.id = format!("{}:{}", self.meta.name, card.number);
+        self.record_card_spans(file, c, &card.id);
+        Some(card)
+    }
+
+    /// Reports a card number used twice in the pack (`first`: where it was first used).
+    fn report_duplicate_number(
+        &mut self,
+        file: FileId,
+        span: Span,
+        card: &ir::Card,
+        first: (FileId, Span),
+    ) {
+        let pack = &self.meta.name;
+        let message = if card.number == card.normalized_number {
+            format!(
+                "card number `{}` is used twice in pack `{pack}`",
+                card.number
+            )
+        } else {
+            format!(
+                "card number `{}` (normalized `{}`) is used twice in pack `{pack}`",
+                card.number, card.normalized_number
+            )
+        };
+        self.diags.push(
+            Diagnostic::error(codes::PACK_DUPLICATE_NUMBER, file, span, message, "second use")
+                .with_related(Label::new(first.0, first.1, "first used here"))
+                .with_help(
+                    "every card of a pack needs its own number (promo suffixes count as the base number)",
+                ),
+        );
+    }
+
+    /// Records where a card and each of its abilities were written.
+    fn record_card_spans(&mut self, file: FileId, c: &ast::CardDef, id: &str) {
+        self.record_span(file, format!("cards/{id}"), c.span);
+        for (i, a) in c.abilities.iter().enumerate() {
+            self.record_span(file, format!("cards/{id}/abilities/{i}"), a.span);
+        }
     }
 }
 
@@ -439,6 +635,7 @@ pub fn check_exact_names(packs: &[&Compiled], diags: &mut Vec<Diagnostic>) {
     }
 }
 
+/// Checks that a file opens with the game it is written for, and that it is its pack's game.
 fn check_header(
     meta: &PackMeta,
     unit: &SourceUnit,
@@ -505,14 +702,16 @@ fn declaration_rank(d: &Decl) -> u8 {
     }
 }
 
-fn labelled(pack: &str, named: &crate::compiler::ast::Named) -> ir::Labelled {
+/// The id (qualified by `pack`) and label of a declared name.
+fn labelled(pack: &str, named: &ast::Named) -> ir::Labelled {
     ir::Labelled {
         id: format!("{pack}:{}", named.name.name),
         label: named.label.as_ref().map(|l| l.value.clone()),
     }
 }
 
-fn params_ir(ctx: &mut Ctx, params: &[crate::compiler::ast::Param]) -> Vec<ir::Param> {
+/// The IR of declared parameters, defaults typed in `ctx`.
+fn params_ir(ctx: &mut Ctx, params: &[ast::Param]) -> Vec<ir::Param> {
     params
         .iter()
         .map(|p| ir::Param {
@@ -528,6 +727,7 @@ fn params_ir(ctx: &mut Ctx, params: &[crate::compiler::ast::Param]) -> Vec<ir::P
         .collect()
 }
 
+/// Records in `spans` where the IR node at `key` was written.
 fn record_span(spans: &mut SpanTable, sources: &SourceMap, file: FileId, key: String, span: Span) {
     spans
         .entries

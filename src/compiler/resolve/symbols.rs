@@ -4,12 +4,13 @@
 //! Built in two passes over declarations: names first (so a verb may call one
 //! declared after it), then bodies and defaults (in `resolve::mod`).
 
-use crate::base::diagnostic::{codes, did_you_mean, Diagnostic, Label};
+use crate::base::diagnostic::{codes, did_you_mean, Code, Diagnostic, Label};
 use crate::base::source::{FileId, Span};
 use crate::compiler::ast::{self, Decl};
 use crate::ir::{self, Type};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::hash::Hash;
 
 /// Where a symbol was declared: for duplicate-declaration diagnostics.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
@@ -155,52 +156,25 @@ impl Symbols {
         if self.game.is_empty() {
             self.game = other.game.clone();
         }
-        self.zones
-            .extend(other.zones.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.states
-            .extend(other.states.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.state_groups.extend(
-            other
-                .state_groups
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone())),
-        );
-        self.stats
-            .extend(other.stats.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.layer_ops
-            .extend(other.layer_ops.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.layers
-            .extend(other.layers.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.counters
-            .extend(other.counters.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.card_types
-            .extend(other.card_types.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.keywords
-            .extend(other.keywords.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.kinds
-            .extend(other.kinds.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.attributes
-            .extend(other.attributes.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.events
-            .extend(other.events.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.moments
-            .extend(other.moments.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.verbs
-            .extend(other.verbs.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.procedures
-            .extend(other.procedures.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.actions
-            .extend(other.actions.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.field_names.extend(
-            other
-                .field_names
-                .iter()
-                .map(|(k, v)| (k.clone(), v.clone())),
-        );
-        self.relations
-            .extend(other.relations.iter().map(|(k, v)| (k.clone(), v.clone())));
-        self.origins
-            .extend(other.origins.iter().map(|(k, v)| (k.clone(), *v)));
+        add_all(&mut self.zones, &other.zones);
+        add_all(&mut self.states, &other.states);
+        add_all(&mut self.state_groups, &other.state_groups);
+        add_all(&mut self.stats, &other.stats);
+        add_all(&mut self.layer_ops, &other.layer_ops);
+        add_all(&mut self.layers, &other.layers);
+        add_all(&mut self.counters, &other.counters);
+        add_all(&mut self.card_types, &other.card_types);
+        add_all(&mut self.keywords, &other.keywords);
+        add_all(&mut self.kinds, &other.kinds);
+        add_all(&mut self.attributes, &other.attributes);
+        add_all(&mut self.events, &other.events);
+        add_all(&mut self.moments, &other.moments);
+        add_all(&mut self.verbs, &other.verbs);
+        add_all(&mut self.procedures, &other.procedures);
+        add_all(&mut self.actions, &other.actions);
+        add_all(&mut self.field_names, &other.field_names);
+        add_all(&mut self.relations, &other.relations);
+        add_all(&mut self.origins, &other.origins);
         if self.number_rules.is_empty() {
             self.number_rules = other.number_rules.clone();
         }
@@ -208,6 +182,11 @@ impl Symbols {
             self.name_rules = other.name_rules.clone();
         }
     }
+}
+
+/// Adds every entry of `from` to `into`, replacing an entry of the same key.
+fn add_all<K: Clone + Eq + Hash, V: Clone>(into: &mut HashMap<K, V>, from: &HashMap<K, V>) {
+    into.extend(from.iter().map(|(k, v)| (k.clone(), v.clone())));
 }
 
 /// Core zone properties.
@@ -296,6 +275,7 @@ pub struct Declarer<'a> {
 }
 
 impl Declarer<'_> {
+    /// `name` qualified by the pack: its id.
     fn qualify(&self, name: &str) -> String {
         format!("{}:{}", self.pack, name)
     }
@@ -327,7 +307,8 @@ impl Declarer<'_> {
         true
     }
 
-    fn invalid(&mut self, span: Span, what: &str, got: &str, allowed: &[&str]) {
+    /// Reports a word that is none of the core's `allowed` words for `what`.
+    fn report_invalid(&mut self, span: Span, what: &str, got: &str, allowed: &[&str]) {
         let help = did_you_mean(got, allowed.iter().copied())
             .unwrap_or_else(|| format!("one of: {}", allowed.join(", ")));
         self.diags.push(
@@ -345,6 +326,7 @@ impl Declarer<'_> {
         );
     }
 
+    /// The id and label of a declared name.
     fn labelled(&self, named: &ast::Named) -> ir::Labelled {
         ir::Labelled {
             id: self.qualify(&named.name.name),
@@ -361,7 +343,7 @@ impl Declarer<'_> {
                 for t in &p.types {
                     match value_type(&t.name) {
                         Some(ty) => types.push(ty),
-                        None => self.invalid(t.span, "value type", &t.name, VALUE_TYPES),
+                        None => self.report_invalid(t.span, "value type", &t.name, VALUE_TYPES),
                     }
                 }
                 ParamSig {
@@ -374,612 +356,665 @@ impl Declarer<'_> {
             .collect()
     }
 
-    /// First pass over one declaration: records its name and non-body data.
+    /// First pass over one declaration: records its name and non-body data. One method per
+    /// declaration kind; bodies (verbs, procedures, actions, rules, `setup`, `turn`) are
+    /// resolved later, once every name is known.
     pub fn declare(&mut self, decl: &Decl) {
         match decl {
-            Decl::Players(n, span) => {
-                if *n < 1 || *n > 16 {
-                    self.diags.push(Diagnostic::error(
-                        codes::RESOLVE_INVALID_DECLARATION,
-                        self.file,
-                        *span,
-                        "a game has 1 to 16 players",
-                        "out of range",
-                    ));
-                }
-                self.ruleset.players = (*n).clamp(1, 16) as u32;
+            Decl::Players(n, span) => self.declare_players(*n, *span),
+            Decl::Zone(z) => self.declare_zone(z),
+            Decl::State(s) => self.declare_state(s),
+            Decl::Stat(s) => self.declare_stat(s),
+            Decl::Layer(l) => self.declare_layer(l),
+            Decl::Counter(c) => self.declare_counter(c),
+            Decl::CardType(t) => self.declare_card_type(t),
+            Decl::Durations(m) => self.declare_default_duration(m),
+            Decl::Keyword(k) => self.declare_keyword(k),
+            Decl::AbilityKind(a) => self.declare_ability_kind(a),
+            Decl::Attribute(a) => self.declare_attribute(a),
+            Decl::Event(e) => self.declare_event(e),
+            Decl::Moment(m) => self.declare_moment(m),
+            Decl::Verb(v) => self.declare_callable("verb", &v.named, &v.params, |s| &mut s.verbs),
+            Decl::Procedure(p) => {
+                self.declare_callable("procedure", &p.named, &p.params, |s| &mut s.procedures)
             }
-            Decl::Zone(z) => {
-                if !self.claim("zone", &z.named.name) {
-                    return;
-                }
-                let mut zone = ir::Zone {
-                    name: self.labelled(&z.named),
-                    visibility: ir::Visibility::Public,
-                    ordered: false,
-                    per_player: true,
-                    bare_means_every: false,
-                    in_play: false,
-                    to_owner: false,
-                    shuffle_when_seen: false,
-                    slots: z.slots.iter().map(|s| s.name.clone()).collect(),
-                    relations: Vec::new(),
-                };
-                for p in &z.props {
-                    match p.name.as_str() {
-                        "public" => zone.visibility = ir::Visibility::Public,
-                        "private" => zone.visibility = ir::Visibility::Private,
-                        "owner_sees" => zone.visibility = ir::Visibility::OwnerSees,
-                        "ordered" => zone.ordered = true,
-                        "unordered" => zone.ordered = false,
-                        "per_player" => zone.per_player = true,
-                        "shared" => zone.per_player = false,
-                        "bare_means_every" => zone.bare_means_every = true,
-                        "in_play" => zone.in_play = true,
-                        "to_owner" => zone.to_owner = true,
-                        "shuffle_when_seen" => zone.shuffle_when_seen = true,
-                        other => self.invalid(p.span, "zone property", other, ZONE_PROPS),
-                    }
-                }
-                for r in &z.relations {
-                    for (a, b) in &r.pairs {
-                        for s in [a, b] {
-                            if !zone.slots.contains(&s.name) {
-                                let help =
-                                    did_you_mean(&s.name, zone.slots.iter().map(String::as_str));
-                                self.diags.push(
-                                    Diagnostic::error(
-                                        codes::RESOLVE_UNKNOWN_NAME,
-                                        self.file,
-                                        s.span,
-                                        format!(
-                                            "zone `{}` has no slot `{}`",
-                                            z.named.name.name, s.name
-                                        ),
-                                        "unknown slot",
-                                    )
-                                    .with_help_opt(help),
-                                );
-                            }
-                        }
-                    }
-                    self.sym.relations.insert(
-                        r.name.name.clone(),
-                        format!("{}.{}", zone.name.id, r.name.name),
-                    );
-                    zone.relations.push(ir::Relation {
-                        name: r.name.name.clone(),
-                        pairs: r
-                            .pairs
-                            .iter()
-                            .map(|(a, b)| (a.name.clone(), b.name.clone()))
-                            .collect(),
-                    });
-                }
-                self.sym.zones.insert(
-                    z.named.name.name.clone(),
-                    ZoneSym {
-                        id: zone.name.id.clone(),
-                        slots: zone.slots.clone(),
-                    },
-                );
-                self.ruleset.zones.push(zone);
-            }
-            Decl::State(s) => {
-                if !self.claim("state", &s.named.name) {
-                    return;
-                }
-                let group = self.labelled(&s.named);
-                if s.members.is_empty() {
-                    self.sym.states.insert(
-                        s.named.name.name.clone(),
-                        StateSym {
-                            id: group.id.clone(),
-                            flag: true,
-                        },
-                    );
-                } else {
-                    self.sym
-                        .state_groups
-                        .insert(s.named.name.name.clone(), group.id.clone());
-                }
-                let mut members = Vec::new();
-                for m in &s.members {
-                    if !self.claim("state", &m.name) {
-                        continue;
-                    }
-                    let l = self.labelled(m);
-                    self.sym.states.insert(
-                        m.name.name.clone(),
-                        StateSym {
-                            id: l.id.clone(),
-                            flag: false,
-                        },
-                    );
-                    members.push(l);
-                }
-                self.ruleset.states.push(ir::StateGroup {
-                    name: group,
-                    members,
-                });
-            }
-            Decl::Stat(s) => {
-                if !self.claim("stat", &s.named.name) {
-                    return;
-                }
-                let mut components = Vec::new();
-                for c in &s.components {
-                    match self.sym.stats.get(&c.name) {
-                        Some(st) if st.components == 0 => components.push(st.id.clone()),
-                        _ => {
-                            let help =
-                                did_you_mean(&c.name, self.sym.stats.keys().map(String::as_str));
-                            self.diags.push(
-                                Diagnostic::error(
-                                    codes::RESOLVE_UNKNOWN_STAT,
-                                    self.file,
-                                    c.span,
-                                    format!("unknown stat `{}`", c.name),
-                                    "not a plain stat declared above",
-                                )
-                                .with_help_opt(help.or_else(
-                                    || {
-                                        Some(
-                                            "declare the component stats before the composite"
-                                                .into(),
-                                        )
-                                    },
-                                )),
-                            );
-                        }
-                    }
-                }
-                let mut floor = None;
-                for (p, v) in &s.props {
-                    match (p.name.as_str(), v) {
-                        ("floor", Some(v)) => floor = Some(*v),
-                        _ => self.invalid(p.span, "stat property", &p.name, &["floor <n>"]),
-                    }
-                }
-                let stat = ir::Stat {
-                    name: self.labelled(&s.named),
-                    components,
-                    floor,
-                };
-                // Even with a bad component, the stat stays composite: no cascade of pair errors.
-                self.sym.stats.insert(
-                    s.named.name.name.clone(),
-                    StatSym {
-                        id: stat.name.id.clone(),
-                        components: s.components.len(),
-                    },
-                );
-                self.ruleset.stats.push(stat);
-            }
-            Decl::Layer(l) => {
-                if !self.claim("layer", &l.named.name) {
-                    return;
-                }
-                let layer = ir::Layer {
-                    name: self.labelled(&l.named),
-                    ops: l.ops.iter().map(|(o, _)| o.clone()).collect(),
-                };
-                for (op, span) in &l.ops {
-                    // The grammar only accepts the core operators; a second claim is the error.
-                    let key = ("operator".to_string(), op.clone());
-                    if let Some(prev) = self.sym.origins.get(&key).copied() {
-                        let owner = self
-                            .sym
-                            .layer_ops
-                            .get(op)
-                            .map(|id| id.rsplit(':').next().unwrap_or(id).to_string())
-                            .unwrap_or_default();
-                        self.diags.push(
-                            Diagnostic::error(
-                                codes::RESOLVE_DUPLICATE_DECLARATION,
-                                self.file,
-                                *span,
-                                format!("operator `{op}` already selects layer `{owner}`"),
-                                "claimed again here",
-                            )
-                            .with_related(Label::new(prev.file, prev.span, "first claimed here"))
-                            .with_help("each operator selects one layer"),
-                        );
-                    } else {
-                        self.sym.origins.insert(
-                            key,
-                            Origin {
-                                file: self.file,
-                                span: *span,
-                            },
-                        );
-                        self.sym.layer_ops.insert(op.clone(), layer.name.id.clone());
-                    }
-                }
-                self.sym.layers.insert(
-                    l.named.name.name.clone(),
-                    (layer.name.id.clone(), layer.ops.is_empty()),
-                );
-                self.ruleset.layers.push(layer);
-            }
-            Decl::Counter(c) => {
-                if !self.claim("counter", &c.named.name) {
-                    return;
-                }
-                let mut on_players = false;
-                let mut on_cards = false;
-                for o in &c.on {
-                    match o.name.as_str() {
-                        "player" => on_players = true,
-                        "card" => on_cards = true,
-                        other => self.invalid(o.span, "counter holder", other, &["player", "card"]),
-                    }
-                }
-                let counter = ir::Counter {
-                    name: self.labelled(&c.named),
-                    on_players,
-                    on_cards,
-                };
-                self.sym.counters.insert(
-                    c.named.name.name.clone(),
-                    CounterSym {
-                        id: counter.name.id.clone(),
-                        on_players,
-                        on_cards,
-                    },
-                );
-                self.ruleset.counters.push(counter);
-            }
-            Decl::CardType(t) => {
-                if !self.claim("card type", &t.named.name) {
-                    return;
-                }
-                let mut fields: Vec<ir::FieldSchema> = Vec::new();
-                for f in &t.fields {
-                    if COMMON_FIELDS.contains(&f.name.name.as_str()) {
-                        self.diags.push(
-                            Diagnostic::error(
-                                codes::RESOLVE_DUPLICATE_DECLARATION,
-                                self.file,
-                                f.name.span,
-                                format!("every card already has a `{}` field", f.name.name),
-                                "built in",
-                            )
-                            .with_help("remove this line"),
-                        );
-                        continue;
-                    }
-                    if fields.iter().any(|g| g.name == f.name.name) {
-                        self.diags.push(Diagnostic::error(
-                            codes::RESOLVE_DUPLICATE_DECLARATION,
-                            self.file,
-                            f.name.span,
-                            format!("field `{}` is declared twice", f.name.name),
-                            "again here",
-                        ));
-                        continue;
-                    }
-                    let ty = match f.ty.name.as_str() {
-                        "number" => ir::FieldType::Number,
-                        "text" => ir::FieldType::Text,
-                        "bool" => ir::FieldType::Bool,
-                        "stat" => match self.sym.stats.get(&f.name.name) {
-                            Some(s) => ir::FieldType::Stat(s.id.clone()),
-                            None => {
-                                let help = did_you_mean(
-                                    &f.name.name,
-                                    self.sym.stats.keys().map(String::as_str),
-                                );
-                                self.diags.push(
-                                    Diagnostic::error(codes::RESOLVE_UNKNOWN_STAT, self.file, f.name.span, format!("a `stat` field must be named after a stat; `{}` is none", f.name.name), "no such stat")
-                                        .with_help_opt(help),
-                                );
-                                continue;
-                            }
-                        },
-                        other => {
-                            self.invalid(f.ty.span, "field type", other, FIELD_TYPES);
-                            continue;
-                        }
-                    };
-                    self.sym
-                        .field_names
-                        .entry(f.name.name.clone())
-                        .or_insert_with(|| ty.clone());
-                    fields.push(ir::FieldSchema {
-                        name: f.name.name.clone(),
-                        ty,
-                        optional: f.mult.is_some(),
-                        list: f.mult == Some('*'),
-                    });
-                }
-                let counts_as = t.counts_as.as_ref().and_then(|(ty, zone)| {
-                    let Some(target) = self.sym.card_types.get(&ty.name).map(|c| c.id.clone())
-                    else {
-                        let help =
-                            did_you_mean(&ty.name, self.sym.card_types.keys().map(String::as_str))
-                                .unwrap_or_else(|| "declare that card type before this one".into());
-                        self.diags.push(
-                            Diagnostic::error(
-                                codes::RESOLVE_UNKNOWN_CARD_TYPE,
-                                self.file,
-                                ty.span,
-                                format!("unknown card type `{}`", ty.name),
-                                "no card type of this name declared before",
-                            )
-                            .with_help(help),
-                        );
-                        return None;
-                    };
-                    let zone = match zone {
-                        None => None,
-                        Some(z) => match self.sym.zones.get(&z.name) {
-                            Some(zs) => Some(zs.id.clone()),
-                            None => {
-                                let help = did_you_mean(
-                                    &z.name,
-                                    self.sym.zones.keys().map(String::as_str),
-                                );
-                                self.diags.push(
-                                    Diagnostic::error(
-                                        codes::RESOLVE_UNKNOWN_ZONE,
-                                        self.file,
-                                        z.span,
-                                        format!("unknown zone `{}`", z.name),
-                                        "no zone of this name",
-                                    )
-                                    .with_help_opt(help),
-                                );
-                                return None;
-                            }
-                        },
-                    };
-                    Some(ir::CountsAs {
-                        card_type: target,
-                        zone,
-                    })
-                });
-                let ct = ir::CardType {
-                    name: self.labelled(&t.named),
-                    counts_as,
-                    fields,
-                };
-                self.sym.card_types.insert(
-                    t.named.name.name.clone(),
-                    CardTypeSym {
-                        id: ct.name.id.clone(),
-                        fields: ct.fields.clone(),
-                    },
-                );
-                self.ruleset.card_types.push(ct);
-            }
-            Decl::Durations(m) => match self.sym.moments.get(&m.name) {
-                Some(id) => self.ruleset.default_duration = Some(id.clone()),
-                None => {
-                    let help = did_you_mean(&m.name, self.sym.moments.keys().map(String::as_str))
-                        .unwrap_or_else(|| "declare it with `moment` first".into());
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::RESOLVE_UNKNOWN_MOMENT,
-                            self.file,
-                            m.span,
-                            format!("unknown moment `{}`", m.name),
-                            "no moment of this name",
-                        )
-                        .with_help(help),
-                    );
-                }
-            },
-            Decl::Keyword(k) => {
-                if let Some(sem) = &k.semantics {
-                    if !KEYWORD_MEANINGS.contains(&sem.name.as_str()) {
-                        self.invalid(sem.span, "keyword meaning", &sem.name, KEYWORD_MEANINGS);
-                    }
-                }
-                if !self.claim("keyword", &k.named.name) {
-                    return;
-                }
-                let params = self.params(&k.params);
-                let id = self.qualify(&k.named.name.name);
-                self.sym
-                    .keywords
-                    .insert(k.named.name.name.clone(), Callable { id, params });
-            }
-            Decl::AbilityKind(a) => {
-                if !self.claim("ability kind", &a.named.name) {
-                    return;
-                }
-                let semantics = match a.semantics.name.as_str() {
-                    "activated" => ir::Semantics::Activated,
-                    "triggered" => ir::Semantics::Triggered,
-                    "continuous" => ir::Semantics::Continuous,
-                    "replacement" => ir::Semantics::Replacement,
-                    other => {
-                        self.invalid(a.semantics.span, "ability semantics", other, SEMANTICS);
-                        return;
-                    }
-                };
-                let from_zone = a.from_zone.as_ref().and_then(|z| self.zone_id(z));
-                let kind = ir::AbilityKind {
-                    name: self.labelled(&a.named),
-                    semantics,
-                    from_zone: from_zone.clone(),
-                };
-                self.sym.kinds.insert(
-                    a.named.name.name.clone(),
-                    KindSym {
-                        id: kind.name.id.clone(),
-                        semantics,
-                        from_zone,
-                    },
-                );
-                self.ruleset.ability_kinds.push(kind);
-            }
-            Decl::Attribute(a) => {
-                if !self.claim("attribute", &a.named.name) {
-                    return;
-                }
-                let semantics = match a.semantics.name.as_str() {
-                    "unnegatable" => ir::AttributeSemantics::Unnegatable,
-                    "carried" => ir::AttributeSemantics::Carried,
-                    "response" => ir::AttributeSemantics::Response,
-                    other => {
-                        self.invalid(a.semantics.span, "attribute flag", other, ATTRIBUTE_FLAGS);
-                        return;
-                    }
-                };
-                let attr = ir::Attribute {
-                    name: self.labelled(&a.named),
-                    semantics,
-                };
-                self.sym
-                    .attributes
-                    .insert(a.named.name.name.clone(), attr.name.id.clone());
-                self.ruleset.attributes.push(attr);
-            }
-            Decl::Event(e) => {
-                if let Some(core) = &e.core {
-                    self.check_core_event(e, core);
-                }
-                if !self.claim("event", &e.named.name) {
-                    return;
-                }
-                let params = self.params(&e.params);
-                let id = self.qualify(&e.named.name.name);
-                self.sym
-                    .events
-                    .insert(e.named.name.name.clone(), Callable { id, params });
-            }
-            Decl::Moment(m) => {
-                if !self.claim("moment", &m.name) {
-                    return;
-                }
-                let l = self.labelled(m);
-                self.sym.moments.insert(m.name.name.clone(), l.id.clone());
-                self.ruleset.moments.push(l);
-            }
-            Decl::Verb(v) | Decl::Procedure(v) => {
-                let is_verb = matches!(decl, Decl::Verb(_));
-                if !self.claim(if is_verb { "verb" } else { "procedure" }, &v.named.name) {
-                    return;
-                }
-                let params = self.params(&v.params);
-                let id = self.qualify(&v.named.name.name);
-                let map = if is_verb {
-                    &mut self.sym.verbs
-                } else {
-                    &mut self.sym.procedures
-                };
-                map.insert(v.named.name.name.clone(), Callable { id, params });
-            }
-            Decl::Setup(word, _) | Decl::Turn(word, _) => {
-                let what = if matches!(decl, Decl::Setup(..)) {
-                    "setup"
-                } else {
-                    "turn"
-                };
-                let key = ("block".to_string(), what.to_string());
-                if let Some(prev) = self.sym.origins.get(&key) {
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::RESOLVE_DUPLICATE_DECLARATION,
-                            self.file,
-                            *word,
-                            format!("a ruleset has one `{what}` block; this is a second one"),
-                            "a second one",
-                        )
-                        .with_related(Label::new(prev.file, prev.span, "the first one"))
-                        .with_help(format!("merge the two into one `{what} {{ … }}`")),
-                    );
-                    return;
-                }
-                self.sym.origins.insert(
-                    key,
-                    Origin {
-                        file: self.file,
-                        span: *word,
-                    },
-                );
-            }
-            Decl::Action(a) => {
-                if !self.claim("action", &a.named.name) {
-                    return;
-                }
-                let id = self.qualify(&a.named.name.name);
-                self.sym.actions.insert(a.named.name.name.clone(), id);
-            }
+            Decl::Setup(word, _) => self.declare_block("setup", *word),
+            Decl::Turn(word, _) => self.declare_block("turn", *word),
+            Decl::Action(a) => self.declare_action(a),
             Decl::Rule(r) => {
                 self.claim("rule", &r.named.name);
             }
-            Decl::Numbers(rules, _) => {
-                let r = self.norm_rules(rules);
-                self.ruleset.numbers = r;
-            }
-            Decl::Names(rules, _) => {
-                let r = self.norm_rules(rules);
-                self.ruleset.names = r;
-            }
-            Decl::Deck(rules, _) => {
-                for r in rules {
-                    let value = r.value.clamp(0, u32::MAX as i64) as u32;
-                    let rule = match (r.name.name.as_str(), &r.qualifier) {
-                        ("size", None) => ir::DeckRule::Size(value),
-                        ("min_size", None) => ir::DeckRule::MinSize(value),
-                        ("max_size", None) => ir::DeckRule::MaxSize(value),
-                        ("copies", Some(q)) if q.name == "per_number" => ir::DeckRule::Copies {
-                            max: value,
-                            per: ir::CopiesPer::Number,
-                        },
-                        ("copies", Some(q)) if q.name == "per_name" => ir::DeckRule::Copies {
-                            max: value,
-                            per: ir::CopiesPer::Name,
-                        },
-                        ("max", Some(q)) => match self.sym.card_types.get(&q.name) {
-                            Some(t) => ir::DeckRule::MaxOfType {
-                                max: value,
-                                card_type: t.id.clone(),
-                            },
-                            None => {
-                                let help = did_you_mean(
-                                    &q.name,
-                                    self.sym.card_types.keys().map(String::as_str),
-                                );
-                                self.diags.push(
-                                    Diagnostic::error(
-                                        codes::RESOLVE_UNKNOWN_CARD_TYPE,
-                                        self.file,
-                                        q.span,
-                                        format!("unknown card type `{}`", q.name),
-                                        "no such card type",
-                                    )
-                                    .with_help_opt(help),
-                                );
-                                continue;
-                            }
-                        },
-                        ("copies", Some(q)) => {
-                            self.invalid(
-                                q.span,
-                                "copies qualifier",
-                                &q.name,
-                                &["per_number", "per_name"],
-                            );
-                            continue;
-                        }
-                        (name, _) => {
-                            self.invalid(
-                                r.name.span,
-                                "deck rule",
-                                name,
-                                &["size", "min_size", "max_size", "copies", "max"],
-                            );
-                            continue;
-                        }
-                    };
-                    self.ruleset.deck.push(rule);
+            Decl::Numbers(rules, _) => self.ruleset.numbers = self.norm_rules(rules),
+            Decl::Names(rules, _) => self.ruleset.names = self.norm_rules(rules),
+            Decl::Deck(rules, _) => self.declare_deck_rules(rules),
+        }
+    }
+
+    /// Enters `name → sym` in the table of [`Symbols`] that `table` picks: the tail every
+    /// declaration kind ends with once its name is claimed.
+    fn enter<S>(
+        &mut self,
+        table: fn(&mut Symbols) -> &mut HashMap<String, S>,
+        name: &ast::Ident,
+        sym: S,
+    ) {
+        table(self.sym).insert(name.name.clone(), sym);
+    }
+
+    /// Reports a name that names nothing of the kind expected here: the shared tail of the
+    /// "unknown …" diagnostics of declarations (`help` is usually a did-you-mean).
+    fn report_unknown(
+        &mut self,
+        code: Code,
+        span: Span,
+        message: String,
+        label: &str,
+        help: Option<String>,
+    ) {
+        self.diags
+            .push(Diagnostic::error(code, self.file, span, message, label).with_help_opt(help));
+    }
+
+    /// `players N`: the number of seats, within 1 to [`ir::MAX_PLAYERS`].
+    fn declare_players(&mut self, n: i64, span: Span) {
+        let max = ir::MAX_PLAYERS as i64;
+        if !(1..=max).contains(&n) {
+            self.diags.push(Diagnostic::error(
+                codes::RESOLVE_INVALID_DECLARATION,
+                self.file,
+                span,
+                format!("a game has 1 to {max} players"),
+                "out of range",
+            ));
+        }
+        self.ruleset.players = n.clamp(1, max) as u32;
+    }
+
+    /// `zone …`: its properties, slots and relations.
+    fn declare_zone(&mut self, z: &ast::ZoneDecl) {
+        if !self.claim("zone", &z.named.name) {
+            return;
+        }
+        let mut zone = ir::Zone {
+            name: self.labelled(&z.named),
+            visibility: ir::Visibility::Public,
+            ordered: false,
+            per_player: true,
+            bare_means_every: false,
+            in_play: false,
+            to_owner: false,
+            shuffle_when_seen: false,
+            slots: z.slots.iter().map(|s| s.name.clone()).collect(),
+            relations: Vec::new(),
+        };
+        for p in &z.props {
+            self.zone_property(&mut zone, p);
+        }
+        for r in &z.relations {
+            self.declare_relation(&mut zone, &z.named.name.name, r);
+        }
+        self.enter(
+            |s| &mut s.zones,
+            &z.named.name,
+            ZoneSym {
+                id: zone.name.id.clone(),
+                slots: zone.slots.clone(),
+            },
+        );
+        self.ruleset.zones.push(zone);
+    }
+
+    /// Applies one zone property word to `zone`.
+    fn zone_property(&mut self, zone: &mut ir::Zone, p: &ast::Ident) {
+        match p.name.as_str() {
+            "public" => zone.visibility = ir::Visibility::Public,
+            "private" => zone.visibility = ir::Visibility::Private,
+            "owner_sees" => zone.visibility = ir::Visibility::OwnerSees,
+            "ordered" => zone.ordered = true,
+            "unordered" => zone.ordered = false,
+            "per_player" => zone.per_player = true,
+            "shared" => zone.per_player = false,
+            "bare_means_every" => zone.bare_means_every = true,
+            "in_play" => zone.in_play = true,
+            "to_owner" => zone.to_owner = true,
+            "shuffle_when_seen" => zone.shuffle_when_seen = true,
+            other => self.report_invalid(p.span, "zone property", other, ZONE_PROPS),
+        }
+    }
+
+    /// `relation facing: a <-> b` in a zone (named `zone_name`): its slots must be the zone's.
+    fn declare_relation(&mut self, zone: &mut ir::Zone, zone_name: &str, r: &ast::RelationDecl) {
+        for (a, b) in &r.pairs {
+            for s in [a, b] {
+                if !zone.slots.contains(&s.name) {
+                    let help = did_you_mean(&s.name, zone.slots.iter().map(String::as_str));
+                    self.report_unknown(
+                        codes::RESOLVE_UNKNOWN_NAME,
+                        s.span,
+                        format!("zone `{zone_name}` has no slot `{}`", s.name),
+                        "unknown slot",
+                        help,
+                    );
                 }
             }
         }
+        self.sym.relations.insert(
+            r.name.name.clone(),
+            format!("{}.{}", zone.name.id, r.name.name),
+        );
+        zone.relations.push(ir::Relation {
+            name: r.name.name.clone(),
+            pairs: r
+                .pairs
+                .iter()
+                .map(|(a, b)| (a.name.clone(), b.name.clone()))
+                .collect(),
+        });
+    }
+
+    /// `state …`: a flag (no members), or an exclusive group whose members are the states.
+    fn declare_state(&mut self, s: &ast::StateDecl) {
+        if !self.claim("state", &s.named.name) {
+            return;
+        }
+        let group = self.labelled(&s.named);
+        if s.members.is_empty() {
+            let flag = StateSym {
+                id: group.id.clone(),
+                flag: true,
+            };
+            self.enter(|t| &mut t.states, &s.named.name, flag);
+        } else {
+            self.enter(|t| &mut t.state_groups, &s.named.name, group.id.clone());
+        }
+        let mut members = Vec::new();
+        for m in &s.members {
+            if !self.claim("state", &m.name) {
+                continue;
+            }
+            let l = self.labelled(m);
+            let member = StateSym {
+                id: l.id.clone(),
+                flag: false,
+            };
+            self.enter(|t| &mut t.states, &m.name, member);
+            members.push(l);
+        }
+        self.ruleset.states.push(ir::StateGroup {
+            name: group,
+            members,
+        });
+    }
+
+    /// `stat …`: plain (with an optional floor), or composite of plain stats declared above.
+    fn declare_stat(&mut self, s: &ast::StatDecl) {
+        if !self.claim("stat", &s.named.name) {
+            return;
+        }
+        let components = s
+            .components
+            .iter()
+            .filter_map(|c| self.stat_component(c))
+            .collect();
+        let floor = self.stat_floor(&s.props);
+        let stat = ir::Stat {
+            name: self.labelled(&s.named),
+            components,
+            floor,
+        };
+        // Even with a bad component, the stat stays composite: no cascade of pair errors.
+        let sym = StatSym {
+            id: stat.name.id.clone(),
+            components: s.components.len(),
+        };
+        self.enter(|t| &mut t.stats, &s.named.name, sym);
+        self.ruleset.stats.push(stat);
+    }
+
+    /// The id of a composite stat's component: a plain stat declared above.
+    fn stat_component(&mut self, c: &ast::Ident) -> Option<String> {
+        if let Some(st) = self.sym.stats.get(&c.name) {
+            if st.components == 0 {
+                return Some(st.id.clone());
+            }
+        }
+        let help = did_you_mean(&c.name, self.sym.stats.keys().map(String::as_str))
+            .or_else(|| Some("declare the component stats before the composite".into()));
+        self.report_unknown(
+            codes::RESOLVE_UNKNOWN_STAT,
+            c.span,
+            format!("unknown stat `{}`", c.name),
+            "not a plain stat declared above",
+            help,
+        );
+        None
+    }
+
+    /// A stat's properties: only `floor <n>` is one (the last one written counts).
+    fn stat_floor(&mut self, props: &[(ast::Ident, Option<i64>)]) -> Option<i64> {
+        let mut floor = None;
+        for (p, v) in props {
+            match (p.name.as_str(), v) {
+                ("floor", Some(v)) => floor = Some(*v),
+                _ => self.report_invalid(p.span, "stat property", &p.name, &["floor <n>"]),
+            }
+        }
+        floor
+    }
+
+    /// `layer …`: a modifier layer and the operators that select it.
+    fn declare_layer(&mut self, l: &ast::LayerDecl) {
+        if !self.claim("layer", &l.named.name) {
+            return;
+        }
+        let layer = ir::Layer {
+            name: self.labelled(&l.named),
+            ops: l.ops.iter().map(|(o, _)| o.clone()).collect(),
+        };
+        for (op, span) in &l.ops {
+            self.claim_operator(op, *span, &layer.name.id);
+        }
+        let sym = (layer.name.id.clone(), layer.ops.is_empty());
+        self.enter(|t| &mut t.layers, &l.named.name, sym);
+        self.ruleset.layers.push(layer);
+    }
+
+    /// Makes operator `op` select the layer `layer`; a diagnostic when another layer has it.
+    fn claim_operator(&mut self, op: &str, span: Span, layer: &str) {
+        // The grammar only accepts the core operators; a second claim is the error.
+        let key = ("operator".to_string(), op.to_string());
+        if let Some(prev) = self.sym.origins.get(&key).copied() {
+            let owner = self
+                .sym
+                .layer_ops
+                .get(op)
+                .map(|id| id.rsplit(':').next().unwrap_or(id).to_string())
+                .unwrap_or_default();
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_DUPLICATE_DECLARATION,
+                    self.file,
+                    span,
+                    format!("operator `{op}` already selects layer `{owner}`"),
+                    "claimed again here",
+                )
+                .with_related(Label::new(prev.file, prev.span, "first claimed here"))
+                .with_help("each operator selects one layer"),
+            );
+        } else {
+            self.sym.origins.insert(
+                key,
+                Origin {
+                    file: self.file,
+                    span,
+                },
+            );
+            self.sym.layer_ops.insert(op.to_string(), layer.to_string());
+        }
+    }
+
+    /// `counter … on player, card`: a number kept on players and/or cards.
+    fn declare_counter(&mut self, c: &ast::CounterDecl) {
+        if !self.claim("counter", &c.named.name) {
+            return;
+        }
+        let mut on_players = false;
+        let mut on_cards = false;
+        for o in &c.on {
+            match o.name.as_str() {
+                "player" => on_players = true,
+                "card" => on_cards = true,
+                other => self.report_invalid(o.span, "counter holder", other, &["player", "card"]),
+            }
+        }
+        let counter = ir::Counter {
+            name: self.labelled(&c.named),
+            on_players,
+            on_cards,
+        };
+        let sym = CounterSym {
+            id: counter.name.id.clone(),
+            on_players,
+            on_cards,
+        };
+        self.enter(|t| &mut t.counters, &c.named.name, sym);
+        self.ruleset.counters.push(counter);
+    }
+
+    /// `card_type …`: its field schema, and the card type it also counts as.
+    fn declare_card_type(&mut self, t: &ast::CardTypeDecl) {
+        if !self.claim("card type", &t.named.name) {
+            return;
+        }
+        let mut fields: Vec<ir::FieldSchema> = Vec::new();
+        for f in &t.fields {
+            if let Some(field) = self.field_schema(f, &fields) {
+                fields.push(field);
+            }
+        }
+        let counts_as = t
+            .counts_as
+            .as_ref()
+            .and_then(|(ty, zone)| self.counts_as(ty, zone.as_ref()));
+        let ct = ir::CardType {
+            name: self.labelled(&t.named),
+            counts_as,
+            fields,
+        };
+        let sym = CardTypeSym {
+            id: ct.name.id.clone(),
+            fields: ct.fields.clone(),
+        };
+        self.enter(|s| &mut s.card_types, &t.named.name, sym);
+        self.ruleset.card_types.push(ct);
+    }
+
+    /// One field of a card type's schema (`earlier`: the fields before it); `None` when it
+    /// repeats a built-in or earlier field, or its type is unknown.
+    fn field_schema(
+        &mut self,
+        f: &ast::FieldDecl,
+        earlier: &[ir::FieldSchema],
+    ) -> Option<ir::FieldSchema> {
+        if COMMON_FIELDS.contains(&f.name.name.as_str()) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_DUPLICATE_DECLARATION,
+                    self.file,
+                    f.name.span,
+                    format!("every card already has a `{}` field", f.name.name),
+                    "built in",
+                )
+                .with_help("remove this line"),
+            );
+            return None;
+        }
+        if earlier.iter().any(|g| g.name == f.name.name) {
+            self.diags.push(Diagnostic::error(
+                codes::RESOLVE_DUPLICATE_DECLARATION,
+                self.file,
+                f.name.span,
+                format!("field `{}` is declared twice", f.name.name),
+                "again here",
+            ));
+            return None;
+        }
+        let ty = self.field_type(f)?;
+        self.sym
+            .field_names
+            .entry(f.name.name.clone())
+            .or_insert_with(|| ty.clone());
+        Some(ir::FieldSchema {
+            name: f.name.name.clone(),
+            ty,
+            optional: f.mult.is_some(),
+            list: f.mult == Some('*'),
+        })
+    }
+
+    /// A schema field's type; a `stat` field must be named after a declared stat.
+    fn field_type(&mut self, f: &ast::FieldDecl) -> Option<ir::FieldType> {
+        Some(match f.ty.name.as_str() {
+            "number" => ir::FieldType::Number,
+            "text" => ir::FieldType::Text,
+            "bool" => ir::FieldType::Bool,
+            "stat" => match self.sym.stats.get(&f.name.name) {
+                Some(s) => ir::FieldType::Stat(s.id.clone()),
+                None => {
+                    let help =
+                        did_you_mean(&f.name.name, self.sym.stats.keys().map(String::as_str));
+                    self.report_unknown(
+                        codes::RESOLVE_UNKNOWN_STAT,
+                        f.name.span,
+                        format!(
+                            "a `stat` field must be named after a stat; `{}` is none",
+                            f.name.name
+                        ),
+                        "no such stat",
+                        help,
+                    );
+                    return None;
+                }
+            },
+            other => {
+                self.report_invalid(f.ty.span, "field type", other, FIELD_TYPES);
+                return None;
+            }
+        })
+    }
+
+    /// `counts_as <card type> [in <zone>]`: the card type must be declared before this one.
+    fn counts_as(&mut self, ty: &ast::Ident, zone: Option<&ast::Ident>) -> Option<ir::CountsAs> {
+        let Some(target) = self.sym.card_types.get(&ty.name).map(|c| c.id.clone()) else {
+            let help = did_you_mean(&ty.name, self.sym.card_types.keys().map(String::as_str))
+                .unwrap_or_else(|| "declare that card type before this one".into());
+            self.report_unknown(
+                codes::RESOLVE_UNKNOWN_CARD_TYPE,
+                ty.span,
+                format!("unknown card type `{}`", ty.name),
+                "no card type of this name declared before",
+                Some(help),
+            );
+            return None;
+        };
+        let zone = match zone {
+            None => None,
+            Some(z) => Some(self.zone_id(z)?),
+        };
+        Some(ir::CountsAs {
+            card_type: target,
+            zone,
+        })
+    }
+
+    /// `durations until <moment>`: the default duration of effects that name none.
+    fn declare_default_duration(&mut self, m: &ast::Ident) {
+        match self.sym.moments.get(&m.name) {
+            Some(id) => self.ruleset.default_duration = Some(id.clone()),
+            None => {
+                let help = did_you_mean(&m.name, self.sym.moments.keys().map(String::as_str))
+                    .unwrap_or_else(|| "declare it with `moment` first".into());
+                self.report_unknown(
+                    codes::RESOLVE_UNKNOWN_MOMENT,
+                    m.span,
+                    format!("unknown moment `{}`", m.name),
+                    "no moment of this name",
+                    Some(help),
+                );
+            }
+        }
+    }
+
+    /// `keyword …`: a callable keyword, with an optional core meaning.
+    fn declare_keyword(&mut self, k: &ast::KeywordDecl) {
+        if let Some(sem) = &k.semantics {
+            if !KEYWORD_MEANINGS.contains(&sem.name.as_str()) {
+                self.report_invalid(sem.span, "keyword meaning", &sem.name, KEYWORD_MEANINGS);
+            }
+        }
+        self.declare_callable("keyword", &k.named, &k.params, |s| &mut s.keywords);
+    }
+
+    /// `event …`: a callable event, with a core meaning whose payload is checked.
+    fn declare_event(&mut self, e: &ast::EventDecl) {
+        if let Some(core) = &e.core {
+            self.check_core_event(e, core);
+        }
+        self.declare_callable("event", &e.named, &e.params, |s| &mut s.events);
+    }
+
+    /// Claims a callable's name in namespace `ns` and enters its signature in `table`
+    /// (keywords, events, verbs, procedures).
+    fn declare_callable(
+        &mut self,
+        ns: &'static str,
+        named: &ast::Named,
+        params: &[ast::Param],
+        table: fn(&mut Symbols) -> &mut HashMap<String, Callable>,
+    ) {
+        if !self.claim(ns, &named.name) {
+            return;
+        }
+        let params = self.params(params);
+        let id = self.qualify(&named.name.name);
+        self.enter(table, &named.name, Callable { id, params });
+    }
+
+    /// `ability … = <semantics> [from <zone>]`: an ability kind on a core semantics.
+    fn declare_ability_kind(&mut self, a: &ast::MappedDecl) {
+        if !self.claim("ability kind", &a.named.name) {
+            return;
+        }
+        let semantics = match a.semantics.name.as_str() {
+            "activated" => ir::Semantics::Activated,
+            "triggered" => ir::Semantics::Triggered,
+            "continuous" => ir::Semantics::Continuous,
+            "replacement" => ir::Semantics::Replacement,
+            other => {
+                self.report_invalid(a.semantics.span, "ability semantics", other, SEMANTICS);
+                return;
+            }
+        };
+        let from_zone = a.from_zone.as_ref().and_then(|z| self.zone_id(z));
+        let kind = ir::AbilityKind {
+            name: self.labelled(&a.named),
+            semantics,
+            from_zone: from_zone.clone(),
+        };
+        let sym = KindSym {
+            id: kind.name.id.clone(),
+            semantics,
+            from_zone,
+        };
+        self.enter(|s| &mut s.kinds, &a.named.name, sym);
+        self.ruleset.ability_kinds.push(kind);
+    }
+
+    /// `attribute … = <flag>`: an ability attribute on a core flag.
+    fn declare_attribute(&mut self, a: &ast::MappedDecl) {
+        if !self.claim("attribute", &a.named.name) {
+            return;
+        }
+        let semantics = match a.semantics.name.as_str() {
+            "unnegatable" => ir::AttributeSemantics::Unnegatable,
+            "carried" => ir::AttributeSemantics::Carried,
+            "response" => ir::AttributeSemantics::Response,
+            other => {
+                self.report_invalid(a.semantics.span, "attribute flag", other, ATTRIBUTE_FLAGS);
+                return;
+            }
+        };
+        let attr = ir::Attribute {
+            name: self.labelled(&a.named),
+            semantics,
+        };
+        self.enter(|s| &mut s.attributes, &a.named.name, attr.name.id.clone());
+        self.ruleset.attributes.push(attr);
+    }
+
+    /// `moment …`: a moment durations can end at.
+    fn declare_moment(&mut self, m: &ast::Named) {
+        if !self.claim("moment", &m.name) {
+            return;
+        }
+        let l = self.labelled(m);
+        self.enter(|s| &mut s.moments, &m.name, l.id.clone());
+        self.ruleset.moments.push(l);
+    }
+
+    /// `action …`: its name (the body is resolved with the other bodies).
+    fn declare_action(&mut self, a: &ast::ActionDecl) {
+        if !self.claim("action", &a.named.name) {
+            return;
+        }
+        let id = self.qualify(&a.named.name.name);
+        self.enter(|s| &mut s.actions, &a.named.name, id);
+    }
+
+    /// `setup` or `turn` (`what`), written at `word`: a ruleset has at most one of each.
+    fn declare_block(&mut self, what: &'static str, word: Span) {
+        let key = ("block".to_string(), what.to_string());
+        if let Some(prev) = self.sym.origins.get(&key) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_DUPLICATE_DECLARATION,
+                    self.file,
+                    word,
+                    format!("a ruleset has one `{what}` block; this is a second one"),
+                    "a second one",
+                )
+                .with_related(Label::new(prev.file, prev.span, "the first one"))
+                .with_help(format!("merge the two into one `{what} {{ … }}`")),
+            );
+            return;
+        }
+        self.sym.origins.insert(
+            key,
+            Origin {
+                file: self.file,
+                span: word,
+            },
+        );
+    }
+
+    /// `deck { … }`: the deck construction rules.
+    fn declare_deck_rules(&mut self, rules: &[ast::DeckRule]) {
+        for r in rules {
+            if let Some(rule) = self.deck_rule(r) {
+                self.ruleset.deck.push(rule);
+            }
+        }
+    }
+
+    /// One deck rule; `None` (and a diagnostic) when its name or qualifier is unknown.
+    fn deck_rule(&mut self, r: &ast::DeckRule) -> Option<ir::DeckRule> {
+        let value = r.value.clamp(0, u32::MAX as i64) as u32;
+        Some(match (r.name.name.as_str(), &r.qualifier) {
+            ("size", None) => ir::DeckRule::Size(value),
+            ("min_size", None) => ir::DeckRule::MinSize(value),
+            ("max_size", None) => ir::DeckRule::MaxSize(value),
+            ("copies", Some(q)) if q.name == "per_number" => ir::DeckRule::Copies {
+                max: value,
+                per: ir::CopiesPer::Number,
+            },
+            ("copies", Some(q)) if q.name == "per_name" => ir::DeckRule::Copies {
+                max: value,
+                per: ir::CopiesPer::Name,
+            },
+            ("max", Some(q)) => ir::DeckRule::MaxOfType {
+                max: value,
+                card_type: self.card_type_id(q)?,
+            },
+            ("copies", Some(q)) => {
+                self.report_invalid(
+                    q.span,
+                    "copies qualifier",
+                    &q.name,
+                    &["per_number", "per_name"],
+                );
+                return None;
+            }
+            (name, _) => {
+                self.report_invalid(r.name.span, "deck rule", name, DECK_RULES);
+                return None;
+            }
+        })
+    }
+
+    /// The id of a declared card type (`max N <card type>`).
+    fn card_type_id(&mut self, t: &ast::Ident) -> Option<String> {
+        if let Some(ct) = self.sym.card_types.get(&t.name) {
+            return Some(ct.id.clone());
+        }
+        let help = did_you_mean(&t.name, self.sym.card_types.keys().map(String::as_str));
+        self.report_unknown(
+            codes::RESOLVE_UNKNOWN_CARD_TYPE,
+            t.span,
+            format!("unknown card type `{}`", t.name),
+            "no such card type",
+            help,
+        );
+        None
     }
 
     /// Checks that an event given a core meaning (`= move`) has the payload the core fills in:
@@ -993,7 +1028,7 @@ impl Declarer<'_> {
             "enter" | "leave" => (&["card", "zone"], "(card: card, zone: zone)"),
             "declare" => (&["player", "text"], "(player: player, value: text)"),
             other => {
-                self.invalid(core.span, "event meaning", other, CORE_EVENTS);
+                self.report_invalid(core.span, "event meaning", other, CORE_EVENTS);
                 return;
             }
         };
@@ -1055,26 +1090,23 @@ impl Declarer<'_> {
         }
     }
 
+    /// The id of a declared zone.
     fn zone_id(&mut self, z: &ast::Ident) -> Option<String> {
-        match self.sym.zones.get(&z.name) {
-            Some(zone) => Some(zone.id.clone()),
-            None => {
-                let help = did_you_mean(&z.name, self.sym.zones.keys().map(String::as_str));
-                self.diags.push(
-                    Diagnostic::error(
-                        codes::RESOLVE_UNKNOWN_ZONE,
-                        self.file,
-                        z.span,
-                        format!("unknown zone `{}`", z.name),
-                        "no zone of this name",
-                    )
-                    .with_help_opt(help),
-                );
-                None
-            }
+        if let Some(zone) = self.sym.zones.get(&z.name) {
+            return Some(zone.id.clone());
         }
+        let help = did_you_mean(&z.name, self.sym.zones.keys().map(String::as_str));
+        self.report_unknown(
+            codes::RESOLVE_UNKNOWN_ZONE,
+            z.span,
+            format!("unknown zone `{}`", z.name),
+            "no zone of this name",
+            help,
+        );
+        None
     }
 
+    /// The rules of `numbers { … }` or `names { … }`, unknown ones reported and left out.
     fn norm_rules(&mut self, rules: &[ast::NormRule]) -> Vec<ir::NormRule> {
         let mut out = Vec::new();
         for r in rules {
@@ -1089,7 +1121,7 @@ impl Declarer<'_> {
                 "strip_prefix" => ir::NormRule::StripPrefix(args),
                 "strip_suffix" => ir::NormRule::StripSuffix(args),
                 other => {
-                    self.invalid(r.name.span, "normalization rule", other, NORM_RULES);
+                    self.report_invalid(r.name.span, "normalization rule", other, NORM_RULES);
                     continue;
                 }
             };
