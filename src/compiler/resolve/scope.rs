@@ -284,6 +284,7 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// A hint for the usual type mismatches (a set for one card, a number in quotes, …).
 fn type_help(ty: &Ty, expected: &[Type]) -> Option<String> {
     match (ty, expected) {
         (Ty::Of(Type::Cards, _), [Type::Card]) | (Ty::Of(Type::Cards, _), [Type::Card, ..]) => {

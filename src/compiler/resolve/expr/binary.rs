@@ -48,7 +48,7 @@ fn binop(op: Option<ir::Op>, lhs: Expr, rhs: Expr) -> Expr {
 
 impl Ctx<'_> {
     /// `l op r`: a dispatch on the operator's family.
-    pub(super) fn binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr) -> (Expr, Ty) {
+    pub(super) fn resolve_binary(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr) -> (Expr, Ty) {
         match op {
             BinOp::Or | BinOp::And => {
                 let (a, b) = (self.cond(l), self.cond(r));

@@ -26,7 +26,12 @@ pub const BUILTINS: &[(&str, usize)] = &[
 impl Ctx<'_> {
     /// A call of a built-in function: checked for its name and arity, then dispatched on
     /// the function.
-    pub(super) fn call(&mut self, name: &ast::Ident, args: &[ast::Arg], span: Span) -> (Expr, Ty) {
+    pub(super) fn resolve_builtin_call(
+        &mut self,
+        name: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> (Expr, Ty) {
         if !self.check_builtin_call(name, args, span) {
             return invalid();
         }
@@ -36,7 +41,7 @@ impl Ctx<'_> {
         };
         let one_card = |ctx: &mut Self| bx(ctx.typed(a, &[Type::Card], "the argument"));
         match name.name.as_str() {
-            "cancelled" => self.builtin_cancelled(a, &args[1].value),
+            "cancelled" => self.resolve_cancelled(a, &args[1].value),
             "is_turn_player" => (Expr::IsTurnPlayer(bx(self.player(a))), Ty::of(Type::Bool)),
             "count" => (Expr::Count(bx(self.cards(a))), Ty::of(Type::Number)),
             "owner" => (Expr::Owner(one_card(self)), Ty::of(Type::Player)),
@@ -44,7 +49,7 @@ impl Ctx<'_> {
             "opponent_of" => (Expr::OpponentOf(bx(self.player(a))), Ty::of(Type::Player)),
             "attached" => (Expr::Attached(one_card(self)), Ty::of(Type::Cards)),
             "host" => (Expr::Host(one_card(self)), Ty::Of(Type::Card, true)),
-            "distinct" => self.builtin_distinct(a, &args[1].value),
+            "distinct" => self.resolve_distinct(a, &args[1].value),
             _ => {
                 let x = self.number(a);
                 let y = self.number(&args[1].value);
@@ -95,7 +100,7 @@ impl Ctx<'_> {
     }
 
     /// `cancelled(event, subject)`: whether that event was cancelled for the subject.
-    fn builtin_cancelled(&mut self, ev: &ast::Expr, subject: &ast::Expr) -> (Expr, Ty) {
+    fn resolve_cancelled(&mut self, ev: &ast::Expr, subject: &ast::Expr) -> (Expr, Ty) {
         let event = match &ev.kind {
             ExprKind::Name(n) if self.sym.events.contains_key(&n.name) => {
                 self.sym.events[&n.name].id.clone()
@@ -126,7 +131,7 @@ impl Ctx<'_> {
     }
 
     /// `distinct(cards, field)`: how many different values of the field the cards have.
-    fn builtin_distinct(&mut self, a: &ast::Expr, f: &ast::Expr) -> (Expr, Ty) {
+    fn resolve_distinct(&mut self, a: &ast::Expr, f: &ast::Expr) -> (Expr, Ty) {
         let cards = self.cards(a);
         let field = match &f.kind {
             ExprKind::Name(n)

@@ -10,11 +10,11 @@ use crate::ir::{Expr, FieldType, Type};
 
 impl Ctx<'_> {
     /// `base.name`: dispatched on what `base` is (the event, a player, a card, …).
-    pub(super) fn member(&mut self, base: &ast::Expr, name: &ast::Ident) -> (Expr, Ty) {
+    pub(super) fn resolve_member(&mut self, base: &ast::Expr, name: &ast::Ident) -> (Expr, Ty) {
         let reads_event = matches!(&base.kind, ExprKind::Name(n) if n.name == "event")
             && !self.scopes.iter().flatten().any(|l| l.name == "event");
         if reads_event {
-            return self.event_member(base, name);
+            return self.resolve_event_member(base, name);
         }
         let (b, ty) = self.expr(base);
         match ty {
@@ -24,7 +24,7 @@ impl Ctx<'_> {
                 }
                 self.card_member(b, &name.name).unwrap_or_else(invalid)
             }
-            Ty::Of(Type::Player, _) => self.player_member(b, name),
+            Ty::Of(Type::Player, _) => self.resolve_player_member(b, name),
             Ty::Of(Type::Card, _) => match self.card_member(b, &name.name) {
                 Some(r) => r,
                 None => {
@@ -62,7 +62,7 @@ impl Ctx<'_> {
     }
 
     /// `event.name`: a parameter of the event that triggered the ability.
-    fn event_member(&mut self, base: &ast::Expr, name: &ast::Ident) -> (Expr, Ty) {
+    fn resolve_event_member(&mut self, base: &ast::Expr, name: &ast::Ident) -> (Expr, Ty) {
         let Some(event) = self.event else {
             self.error(
                 Diagnostic::error(
@@ -99,7 +99,7 @@ impl Ctx<'_> {
     }
 
     /// `player.name`: one of the player's zones, or a counter kept on players.
-    fn player_member(&mut self, b: Expr, name: &ast::Ident) -> (Expr, Ty) {
+    fn resolve_player_member(&mut self, b: Expr, name: &ast::Ident) -> (Expr, Ty) {
         if let Some(z) = self.sym.zones.get(&name.name) {
             return zone_value(&z.id, Some(b));
         }

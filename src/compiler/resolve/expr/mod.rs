@@ -14,6 +14,7 @@ use crate::base::source::Span;
 use crate::compiler::ast::{self, ExprKind, PairPart, Quantity, UnOp};
 use crate::ir::{self, Expr, FieldType, Type};
 
+/// A boxed operand of an IR node.
 fn bx(e: Expr) -> Box<Expr> {
     Box::new(e)
 }
@@ -89,16 +90,16 @@ impl Ctx<'_> {
             ExprKind::You => (Expr::You, Ty::of(Type::Player)),
             ExprKind::Opponent => (Expr::Opponent, Ty::of(Type::Player)),
             ExprKind::Each => (Expr::EachPlayer, Ty::of(Type::Player)),
-            ExprKind::Name(id) => self.name(id),
-            ExprKind::Member(base, name) => self.member(base, name),
-            ExprKind::Call(name, args) => self.call(name, args, span),
+            ExprKind::Name(id) => self.resolve_name(id),
+            ExprKind::Member(base, name) => self.resolve_member(base, name),
+            ExprKind::Call(name, args) => self.resolve_builtin_call(name, args, span),
             ExprKind::List(items) => {
                 let xs = items.iter().map(|i| self.cards(i)).collect();
                 (Expr::List(xs), Ty::of(Type::Cards))
             }
             ExprKind::Unary(UnOp::Not, x) => (Expr::Not(bx(self.cond(x))), Ty::of(Type::Bool)),
             ExprKind::Unary(UnOp::Neg, x) => (Expr::Neg(bx(self.number(x))), Ty::of(Type::Number)),
-            ExprKind::Binary(op, l, r) => self.binary(*op, l, r),
+            ExprKind::Binary(op, l, r) => self.resolve_binary(*op, l, r),
             ExprKind::Choice {
                 kind,
                 who,
@@ -286,7 +287,7 @@ impl Ctx<'_> {
     }
 
     /// A bare name: a local, a member of `it` inside a filter, or a zone.
-    fn name(&mut self, id: &ast::Ident) -> (Expr, Ty) {
+    fn resolve_name(&mut self, id: &ast::Ident) -> (Expr, Ty) {
         if let Some(ty) = self.lookup(&id.name) {
             return (Expr::Var(id.name.clone()), ty);
         }

@@ -11,11 +11,11 @@ use crate::ir::{self, Expr, Stmt, Type};
 impl<'a> Ctx<'a> {
     /// `window players [chain] { entries }`.
     pub(super) fn resolve_window(&mut self, w: &ast::Window) -> Stmt {
-        let players = self.window_players(&w.players);
+        let players = self.resolve_window_players(&w.players);
         let entries = w
             .entries
             .iter()
-            .filter_map(|e| self.window_entry(e))
+            .filter_map(|e| self.resolve_window_entry(e))
             .collect();
         Stmt::Window {
             players,
@@ -25,17 +25,20 @@ impl<'a> Ctx<'a> {
     }
 
     /// Who a window lets act: a player, or a list of players in priority order.
-    fn window_players(&mut self, e: &ast::Expr) -> Expr {
+    fn resolve_window_players(&mut self, e: &ast::Expr) -> Expr {
         match &e.kind {
-            ast::ExprKind::List(items) => {
-                Expr::List(items.iter().map(|i| self.window_player(i)).collect())
-            }
-            _ => self.window_player(e),
+            ast::ExprKind::List(items) => Expr::List(
+                items
+                    .iter()
+                    .map(|i| self.resolve_window_player(i))
+                    .collect(),
+            ),
+            _ => self.resolve_window_player(e),
         }
     }
 
     /// One of a window's players: a value of type player.
-    fn window_player(&mut self, e: &ast::Expr) -> Expr {
+    fn resolve_window_player(&mut self, e: &ast::Expr) -> Expr {
         let (x, ty) = self.expr(e);
         if !ty.fits(&[Type::Player]) {
             self.error(
@@ -59,14 +62,14 @@ impl<'a> Ctx<'a> {
     }
 
     /// One thing a window offers: an action, or the abilities of an activated kind.
-    fn window_entry(&mut self, e: &ast::WindowEntry) -> Option<ir::WindowEntry> {
+    fn resolve_window_entry(&mut self, e: &ast::WindowEntry) -> Option<ir::WindowEntry> {
         let sym: &'a Symbols = self.sym;
         let name = &e.name;
         if let Some(id) = sym.actions.get(&name.name) {
-            return self.action_entry(e, id);
+            return self.resolve_action_entry(e, id);
         }
         if let Some(k) = sym.kinds.get(&name.name) {
-            return self.abilities_entry(e, k);
+            return self.resolve_abilities_entry(e, k);
         }
         self.unknown(
             codes::RESOLVE_UNKNOWN_ACTION,
@@ -79,7 +82,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// An action a window offers (`with` may not follow it).
-    fn action_entry(&mut self, e: &ast::WindowEntry, id: &str) -> Option<ir::WindowEntry> {
+    fn resolve_action_entry(&mut self, e: &ast::WindowEntry, id: &str) -> Option<ir::WindowEntry> {
         let Some(w) = &e.with else {
             return Some(ir::WindowEntry::Action(id.to_string()));
         };
@@ -104,9 +107,12 @@ impl<'a> Ctx<'a> {
 
     /// The abilities of kind `k` a window offers, optionally only those `with` an attribute;
     /// the kind must be activated.
-    fn abilities_entry(&mut self, e: &ast::WindowEntry, k: &KindSym) -> Option<ir::WindowEntry> {
-        if k.semantics != ir::Semantics::Activated {
-            self.check_activated_kind(&e.name, k.semantics);
+    fn resolve_abilities_entry(
+        &mut self,
+        e: &ast::WindowEntry,
+        k: &KindSym,
+    ) -> Option<ir::WindowEntry> {
+        if !self.check_activated_kind(&e.name, k.semantics) {
             return None;
         }
         let attribute = match &e.with {
@@ -128,9 +134,12 @@ impl<'a> Ctx<'a> {
         })
     }
 
-    /// Reports a window entry naming a kind of other `semantics` than activated, listing the
+    /// Whether a window entry's kind has activated `semantics`; if not, reports it, listing the
     /// activated kinds the ruleset has.
-    fn check_activated_kind(&mut self, name: &ast::Ident, semantics: ir::Semantics) {
+    fn check_activated_kind(&mut self, name: &ast::Ident, semantics: ir::Semantics) -> bool {
+        if semantics == ir::Semantics::Activated {
+            return true;
+        }
         let mut activated: Vec<&str> = self
             .sym
             .kinds
@@ -164,6 +173,7 @@ impl<'a> Ctx<'a> {
             )
             .with_help(help),
         );
+        false
     }
 }
 
