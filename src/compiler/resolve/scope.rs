@@ -3,9 +3,11 @@
 //! mean where the checker is.
 
 use super::symbols::{Callable, Symbols};
-use crate::base::diagnostic::{codes, did_you_mean, Diagnostic};
+use crate::base::diagnostic::{codes, did_you_mean, Code, Diagnostic};
 use crate::base::source::{FileId, Span};
+use crate::compiler::ast::Ident;
 use crate::ir::Type;
+use std::collections::HashMap;
 
 /// A type as the checker tracks it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +52,15 @@ pub fn coerces(from: Type, to: Type) -> bool {
             (from, to),
             (Type::Card, Type::Cards) | (Type::Zone, Type::Cards) | (Type::Cards, Type::Card)
         )
+}
+
+/// The names of two namespaces of the symbol table, the first's then the second's: the
+/// candidates of a did-you-mean for a name that may be either.
+pub fn names_in<'t, A, B>(
+    first: &'t HashMap<String, A>,
+    second: &'t HashMap<String, B>,
+) -> impl Iterator<Item = &'t str> {
+    first.keys().chain(second.keys()).map(String::as_str)
 }
 
 /// The display name of a type.
@@ -203,49 +214,77 @@ impl<'a> Ctx<'a> {
     /// Reports an unknown name of some namespace with a did-you-mean.
     pub fn unknown<'n>(
         &mut self,
-        code: crate::base::diagnostic::Code,
+        code: Code,
         what: &str,
         name: &str,
         span: Span,
         candidates: impl IntoIterator<Item = &'n str>,
     ) {
-        let help = did_you_mean(name, candidates);
-        self.error(
-            Diagnostic::error(
-                code,
-                self.file,
-                span,
-                format!("unknown {what} `{name}`"),
-                format!("no {what} of this name"),
-            )
-            .with_help_opt(help),
-        );
+        let message = format!("unknown {what} `{name}`");
+        let label = format!("no {what} of this name");
+        self.report_unknown(code, span, name, (message, label), candidates);
     }
 
     /// Reports a name that `owner` (an event, a verb, a card type) does not have.
     pub fn unknown_in<'n>(
         &mut self,
-        code: crate::base::diagnostic::Code,
+        code: Code,
         owner: &str,
         what: &str,
         name: &str,
         span: Span,
         candidates: impl IntoIterator<Item = &'n str>,
     ) {
-        let help = did_you_mean(name, candidates);
-        self.error(
-            Diagnostic::error(
-                code,
-                self.file,
-                span,
+        self.report_unknown(
+            code,
+            span,
+            name,
+            (
                 format!("{owner} has no {what} `{name}`"),
                 format!("no such {what}"),
-            )
-            .with_help_opt(help),
+            ),
+            candidates,
         );
+    }
+
+    /// The one shape of every unknown-name error: `message` and `label` at `span`, with the
+    /// closest of `candidates` as a did-you-mean.
+    fn report_unknown<'n>(
+        &mut self,
+        code: Code,
+        span: Span,
+        name: &str,
+        (message, label): (String, String),
+        candidates: impl IntoIterator<Item = &'n str>,
+    ) {
+        let help = did_you_mean(name, candidates);
+        self.error(Diagnostic::error(code, self.file, span, message, label).with_help_opt(help));
+    }
+
+    /// The entry `id` names in `table` (one namespace of the symbol table), or `None` after
+    /// reporting it as an unknown `what` with a did-you-mean among the table's names.
+    pub fn declared<'t, V>(
+        &mut self,
+        table: &'t HashMap<String, V>,
+        code: Code,
+        what: &str,
+        id: &Ident,
+    ) -> Option<&'t V> {
+        let found = table.get(&id.name);
+        if found.is_none() {
+            self.unknown(
+                code,
+                what,
+                &id.name,
+                id.span,
+                table.keys().map(String::as_str),
+            );
+        }
+        found
     }
 }
 
+/// A hint for the usual type mismatches (a set for one card, a number in quotes, …).
 fn type_help(ty: &Ty, expected: &[Type]) -> Option<String> {
     match (ty, expected) {
         (Ty::Of(Type::Cards, _), [Type::Card]) | (Ty::Of(Type::Cards, _), [Type::Card, ..]) => {

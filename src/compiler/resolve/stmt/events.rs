@@ -1,0 +1,40 @@
+//! Events and moments: cancelling an event, emitting one, reaching a moment.
+
+use crate::base::source::Span;
+use crate::compiler::ast;
+use crate::compiler::resolve::scope::Ctx;
+use crate::ir::Stmt;
+
+impl Ctx<'_> {
+    /// `cancel event [of subject]`.
+    pub(super) fn resolve_cancel(
+        &mut self,
+        ev: &ast::Ident,
+        of: &Option<ast::Expr>,
+    ) -> Option<Stmt> {
+        let event = self.event_named(ev)?.id.clone();
+        let subject = of.as_ref().map(|e| self.expr(e).0);
+        Some(Stmt::Cancel { event, subject })
+    }
+
+    /// `emit event(args)`: the arguments checked against the event's parameters.
+    pub(super) fn resolve_emit(
+        &mut self,
+        ev: &ast::Ident,
+        args: &[ast::Arg],
+        span: Span,
+    ) -> Option<Stmt> {
+        let event = self.event_named(ev)?;
+        let args = self.args(event, &format!("event `{}`", ev.name), args, span);
+        Some(Stmt::Emit {
+            event: event.id.clone(),
+            args,
+        })
+    }
+
+    /// `reach moment`: the moment must be declared.
+    pub(super) fn resolve_reach(&mut self, m: &ast::Ident) -> Option<Stmt> {
+        let moment = self.moment_named(m)?;
+        Some(Stmt::Reach { moment })
+    }
+}
