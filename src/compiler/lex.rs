@@ -342,10 +342,14 @@ impl<'s, 'd> Splitter<'s, 'd> {
         self.stack.push((c, span, self.line_indent));
         self.links.push(0);
         if self.stack.len() > MAX_DEPTH && self.item_ok {
-            self.diags
-                .push(too_deep(self.file, span, "brackets", MAX_DEPTH));
-            self.item_ok = false;
+            self.report_too_deep("brackets", MAX_DEPTH, span);
         }
+    }
+
+    /// Reports nesting deeper than `limit` `what` at `span`; the item is then left unparsed.
+    fn report_too_deep(&mut self, what: &str, limit: usize, span: Span) {
+        self.diags.push(too_deep(self.file, span, what, limit));
+        self.item_ok = false;
     }
 
     /// A closing bracket: pops its opener (or reports that there is none) and remembers a
@@ -434,13 +438,11 @@ impl<'s, 'd> Splitter<'s, 'd> {
                 self.quantity_pending = Some(self.stack.len());
             }
             if self.chain > MAX_CHAIN {
-                self.diags.push(too_deep(
-                    self.file,
-                    span,
+                self.report_too_deep(
                     "prefix operators or choices in one statement",
                     MAX_CHAIN,
-                ));
-                self.item_ok = false;
+                    span,
+                );
             }
         } else if matches!(text, "{" | "}" | ";") || class & word::STATEMENT != 0 {
             self.chain = 0;
@@ -457,9 +459,7 @@ impl<'s, 'd> Splitter<'s, 'd> {
                 (1, depth_before)
             };
             if self.mays.0 > MAX_CHAIN && self.item_ok {
-                self.diags
-                    .push(too_deep(self.file, span, "`may` in a row", MAX_CHAIN));
-                self.item_ok = false;
+                self.report_too_deep("`may` in a row", MAX_CHAIN, span);
             }
         } else if depth_before == self.mays.1 && text != "(" {
             self.mays.0 = 0;
@@ -471,13 +471,7 @@ impl<'s, 'd> Splitter<'s, 'd> {
         if text == "." {
             self.members += 1;
             if self.members > MAX_CHAIN && self.item_ok {
-                self.diags.push(too_deep(
-                    self.file,
-                    span,
-                    "`.member` accesses in a row",
-                    MAX_CHAIN,
-                ));
-                self.item_ok = false;
+                self.report_too_deep("`.member` accesses in a row", MAX_CHAIN, span);
             }
         } else if !(word && self.prev_word == Some(".")) {
             self.members = 0;
@@ -490,17 +484,12 @@ impl<'s, 'd> Splitter<'s, 'd> {
             return;
         }
         let after_else = self.prev_word == Some("else");
-        if let Some(n) = self.links.last_mut() {
-            *n = if after_else { *n + 1 } else { 0 };
-            if *n > MAX_LINKS && self.item_ok {
-                self.diags.push(too_deep(
-                    self.file,
-                    span,
-                    "`else if` links in one `if`",
-                    MAX_LINKS,
-                ));
-                self.item_ok = false;
-            }
+        let Some(n) = self.links.last_mut() else {
+            return;
+        };
+        *n = if after_else { *n + 1 } else { 0 };
+        if *n > MAX_LINKS && self.item_ok {
+            self.report_too_deep("`else if` links in one `if`", MAX_LINKS, span);
         }
     }
 }

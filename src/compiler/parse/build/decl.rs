@@ -172,10 +172,7 @@ impl Builder<'_> {
 
     /// `keyword name(params) "label" = semantics`.
     fn keyword_decl(&mut self, it: Parts) -> Decl {
-        let (named, params, rest) = self.signature(it);
-        let semantics = rest
-            .filter(|p| p.as_rule() == Rule::ident)
-            .map(|p| self.ident(p));
+        let (named, params, semantics) = self.signature_word(it, Rule::ident);
         Decl::Keyword(KeywordDecl {
             named,
             params,
@@ -185,15 +182,19 @@ impl Builder<'_> {
 
     /// `event name(params) "label" = core`.
     fn event_decl(&mut self, it: Parts) -> Decl {
-        let (named, params, rest) = self.signature(it);
-        let core = rest
-            .filter(|p| p.as_rule() == Rule::event_core)
-            .map(|p| self.ident(p));
+        let (named, params, core) = self.signature_word(it, Rule::event_core);
         Decl::Event(EventDecl {
             named,
             params,
             core,
         })
+    }
+
+    /// A [`signature`](Self::signature) ending in a word of rule `word` (`= semantics`).
+    fn signature_word(&mut self, it: Parts, word: Rule) -> (Named, Vec<Param>, Option<Ident>) {
+        let (named, params, rest) = self.signature(it);
+        let word = rest.filter(|p| p.as_rule() == word).map(|p| self.ident(p));
+        (named, params, word)
     }
 
     /// `verb name(params) "label" { … }` and `procedure name(params) { … }`; a missing body

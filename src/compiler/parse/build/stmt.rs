@@ -55,14 +55,7 @@ impl Builder<'_> {
                 StmtKind::Look(what, by)
             }
             Rule::shuffle_stmt => StmtKind::Shuffle(self.next_expr(&mut it)),
-            Rule::flip_stmt => {
-                let what = self.next_expr(&mut it);
-                let face = it
-                    .next()
-                    .and_then(|f| f.into_inner().next())
-                    .map(|w| w.as_rule() == Rule::kw_face_up);
-                StmtKind::Flip(what, face)
-            }
+            Rule::flip_stmt => self.flip_stmt(it),
             // Texts: keywords, negation, treating a card as another.
             Rule::grant_stmt => {
                 let (kw, target, dur) = self.keyword_change(it);
@@ -346,6 +339,16 @@ impl Builder<'_> {
     /// The next part of a statement, built as a block.
     fn next_block(&mut self, it: &mut Parts) -> Block {
         self.block(it.next().expect("grammar"))
+    }
+
+    /// `flip x (face up|face down)`.
+    fn flip_stmt(&mut self, mut it: Parts) -> StmtKind {
+        let what = self.next_expr(&mut it);
+        let face = it
+            .next()
+            .and_then(|f| f.into_inner().next())
+            .map(|w| w.as_rule() == Rule::kw_face_up);
+        StmtKind::Flip(what, face)
     }
 
     /// `keyword args` after `grant` or `remove`.
