@@ -143,248 +143,355 @@ pub struct Item {
     pub parse: bool,
 }
 
-/// Splits `src` into top-level items and reports what the pre-pass finds.
+/// Splits `src` into top-level items and reports what the pre-pass finds: one pass over the
+/// tokens, each handed to the [`Splitter`] in order.
 pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
-    let toks = tokens(src);
-    let mut items: Vec<Item> = Vec::new();
-    // Open brackets: the bracket, its span, and the indentation of the line it is on.
-    let mut stack: Vec<(char, Span, usize)> = Vec::new();
-    // Where the current line starts, and the indentation of its first token.
-    let mut line_begin = 0usize;
-    let mut line_indent = 0usize;
-    let mut chain = 0usize;
-    // Depth of a choice word whose quantity has not been seen yet (`target (who) 2`).
-    let mut quantity_pending: Option<usize> = None;
-    // The token after a choice's quantity starts its expression: no boundary there.
-    let mut after_quantity = false;
-    let mut mays = (0usize, 0usize); // (`may` words in a row, their bracket depth)
-    let mut members = 0usize; // `.member` accesses in a row
-    let mut links: Vec<usize> = vec![0]; // `else if` links of the `if` at each bracket depth
-    let mut line_start = true;
-    let mut prev_word: Option<&str> = None;
-    let mut suspect: Option<Span> = None;
-    let mut prev_operand = false; // the previous token ends an operand, so `-` is binary
-    let mut prev_ends = false; // … and is not a connector (`on`, `of`, `up to`)
-    let mut item_ok = true;
-    let mut pending_err = false;
+    let mut splitter = Splitter::new(src, file, diags);
+    for (tok, span) in token_iter(src) {
+        splitter.token(tok, span);
+    }
+    splitter.finish()
+}
 
-    let close_item = |items: &mut Vec<Item>, end: usize, ok: bool| {
-        if let Some(last) = items.last_mut() {
-            last.span.end = last.span.end.max(end);
-            last.parse &= ok;
+/// The state of [`split`]'s one pass: the items so far, the open brackets, the current line,
+/// and the chains (prefix words, `may`, `.member`, `else if`) it bounds.
+struct Splitter<'s, 'd> {
+    src: &'s str,
+    file: FileId,
+    diags: &'d mut Vec<Diagnostic>,
+    items: Vec<Item>,
+    /// Open brackets: the bracket, its span, and the indentation of the line it is on.
+    stack: Vec<(char, Span, usize)>,
+    /// Where the current line starts, and the indentation of its first token.
+    line_begin: usize,
+    line_indent: usize,
+    /// No significant token yet on the current line.
+    line_start: bool,
+    /// Prefix words and choices in a row in the current statement.
+    chain: usize,
+    /// Depth of a choice word whose quantity has not been seen yet (`target (who) 2`).
+    quantity_pending: Option<usize>,
+    /// The token after a choice's quantity starts its expression: no boundary there.
+    after_quantity: bool,
+    /// (`may` words in a row, their bracket depth).
+    mays: (usize, usize),
+    /// `.member` accesses in a row.
+    members: usize,
+    /// `else if` links of the `if` at each bracket depth.
+    links: Vec<usize>,
+    prev_word: Option<&'s str>,
+    /// The first opener whose closer's indentation does not match its line (see [`unclosed`]).
+    suspect: Option<Span>,
+    /// The previous token ends an operand, so `-` is binary…
+    prev_operand: bool,
+    /// … and is not a connector (`on`, `of`, `up to`).
+    prev_ends: bool,
+    /// No error reported in the current item yet.
+    item_ok: bool,
+    /// The previous significant token was an error: one diagnostic per run of bad bytes.
+    pending_err: bool,
+}
+
+impl<'s, 'd> Splitter<'s, 'd> {
+    /// A splitter at the start of `src`.
+    fn new(src: &'s str, file: FileId, diags: &'d mut Vec<Diagnostic>) -> Self {
+        Splitter {
+            src,
+            file,
+            diags,
+            items: Vec::new(),
+            stack: Vec::new(),
+            line_begin: 0,
+            line_indent: 0,
+            line_start: true,
+            chain: 0,
+            quantity_pending: None,
+            after_quantity: false,
+            mays: (0, 0),
+            members: 0,
+            links: vec![0],
+            prev_word: None,
+            suspect: None,
+            prev_operand: false,
+            prev_ends: false,
+            item_ok: true,
+            pending_err: false,
         }
-    };
+    }
 
-    for (tok, span) in &toks {
+    /// Takes one token: errors, trivia, item boundaries, brackets, then the chain bounds.
+    fn token(&mut self, tok: Result<Token, ()>, span: Span) {
+        let src = self.src;
         let text = &src[span.start..span.end];
         let tok = match tok {
-            Ok(t) => *t,
+            Ok(t) => t,
             Err(()) => {
-                if !pending_err {
-                    diags.push(lex_error(src, file, *span));
-                }
-                pending_err = true;
-                item_ok = false;
-                close_item(&mut items, span.end, false);
-                continue;
+                self.bad_bytes(span);
+                return;
             }
         };
         match tok {
-            Token::Whitespace => {
-                if let Some(nl) = text.rfind('\n') {
-                    line_start = true;
-                    line_begin = span.start + nl + 1;
-                }
-                continue;
-            }
-            Token::LineComment | Token::BlockComment => continue,
+            Token::Whitespace => return self.whitespace(text, span),
+            Token::LineComment | Token::BlockComment => return,
             _ => {}
         }
-        pending_err = false;
-        let first_on_line = line_start;
+        self.pending_err = false;
+        let first_on_line = self.line_start;
         if first_on_line {
-            line_indent = span.start - line_begin;
+            self.line_indent = span.start - self.line_begin;
         }
-        let at_column0 = span.start == 0 || src.as_bytes()[span.start - 1] == b'\n';
-        // A new item starts at a depth-0 word that begins a line, or — to recover
-        // from an unclosed brace — at `card`/`game` in column 0 at any depth.
-        let starts_item = line_start
-            && tok == Token::Ident
-            && (stack.is_empty() || (at_column0 && (text == "card" || text == "game")));
-        if starts_item {
-            if let Some((_, open, _)) = stack.first().copied() {
-                diags.push(unclosed(file, open, suspect));
-                close_item(&mut items, span.start, false);
-                stack.clear();
-                links.truncate(1);
-            }
-            let kind = match text {
-                "game" => ItemKind::Game,
-                "card" => ItemKind::Card,
-                _ => ItemKind::Decl,
-            };
-            items.push(Item {
-                kind,
-                span: *span,
-                parse: true,
-            });
-            item_ok = true;
-            suspect = None;
-            chain = 0;
-            quantity_pending = None;
-            mays.0 = 0;
-            members = 0;
-        } else if items.is_empty() {
-            items.push(Item {
-                kind: ItemKind::Decl,
-                span: *span,
-                parse: true,
-            });
-            item_ok = true;
-        }
-        line_start = false;
-
-        // Nesting bounds.
-        let depth_before = stack.len();
+        self.item_boundary(tok, text, span);
+        self.line_start = false;
+        let depth_before = self.stack.len();
         match tok {
-            Token::Open => {
-                let c = text.chars().next().unwrap_or('(');
-                stack.push((c, *span, line_indent));
-                links.push(0);
-                if stack.len() > MAX_DEPTH && item_ok {
-                    diags.push(too_deep(file, *span, "brackets", MAX_DEPTH));
-                    item_ok = false;
-                }
-            }
-            Token::Close => {
-                if links.len() > 1 {
-                    links.pop();
-                }
-                if quantity_pending.is_some_and(|d| d > depth_before.saturating_sub(1)) {
-                    quantity_pending = None;
-                }
-                let popped = stack.pop();
-                if let Some((_, open, open_indent)) = popped {
-                    // A `}` first on its line but indented unlike its opener's line suggests
-                    // that some brace in between was never closed: remember the first such opener.
-                    if suspect.is_none() && first_on_line && line_indent != open_indent {
-                        suspect = Some(open);
-                    }
-                }
-                if popped.is_none() && item_ok {
-                    diags.push(
-                        Diagnostic::error(
-                            codes::LEX_UNMATCHED_CLOSE,
-                            file,
-                            *span,
-                            format!("unmatched `{text}`"),
-                            "nothing to close here",
-                        )
-                        .with_help("remove it, or add the opening bracket it belongs to"),
-                    );
-                    item_ok = false;
-                }
-            }
+            Token::Open => self.open(text, span),
+            Token::Close => self.close(text, span, first_on_line, depth_before),
             _ => {}
         }
-        if item_ok {
-            // Prefix words and choices nest in the parser without brackets; bound
-            // how many follow one another before a statement boundary.
-            let word = tok == Token::Ident;
-            let class = if word { classify(text) } else { 0 };
-            let keyword = class & word::KEYWORD != 0;
-            let connector = class & word::CONNECTOR != 0;
-            // An operand right after another at the statement's own level (`banish t  draw -1`)
-            // ends the expression before it: nothing before it can nest deeper.
-            let at_base = stack.last().is_none_or(|(c, _, _)| *c == '{');
-            let starts = matches!(tok, Token::Integer | Token::String)
-                || (word && !connector && class & word::INFIX == 0);
-            if at_base && prev_ends && starts && quantity_pending.is_none() && !after_quantity {
-                chain = 0;
-            }
-            after_quantity = false;
-            if quantity_pending == Some(stack.len())
-                && (tok == Token::Integer || (word && !connector && !keyword))
-            {
-                quantity_pending = None;
-                after_quantity = true;
-            }
-            let choice = matches!(text, "target" | "choose" | "search");
-            let nests = text == "not" || choice || (text == "-" && !prev_operand);
-            if nests {
-                chain += 1;
-                if choice && quantity_pending.is_none() {
-                    quantity_pending = Some(stack.len());
-                }
-                if chain > MAX_CHAIN {
-                    diags.push(too_deep(
-                        file,
-                        *span,
-                        "prefix operators or choices in one statement",
-                        MAX_CHAIN,
-                    ));
-                    item_ok = false;
-                }
-            } else if matches!(text, "{" | "}" | ";") || class & word::STATEMENT != 0 {
-                chain = 0;
-                quantity_pending = None;
-            }
-            // `may may … stmt` and `x.a.b…` are flat in the grammar but deepen later phases.
-            if text == "may" {
-                mays = if mays.1 == depth_before {
-                    (mays.0 + 1, depth_before)
-                } else {
-                    (1, depth_before)
-                };
-                if mays.0 > MAX_CHAIN && item_ok {
-                    diags.push(too_deep(file, *span, "`may` in a row", MAX_CHAIN));
-                    item_ok = false;
-                }
-            } else if depth_before == mays.1 && text != "(" {
-                mays.0 = 0;
-            }
-            if text == "." {
-                members += 1;
-                if members > MAX_CHAIN && item_ok {
-                    diags.push(too_deep(
-                        file,
-                        *span,
-                        "`.member` accesses in a row",
-                        MAX_CHAIN,
-                    ));
-                    item_ok = false;
-                }
-            } else if !(word && prev_word == Some(".")) {
-                members = 0;
-            }
-            // `else if` chains are flat too; bound their length all the same.
-            if text == "if" {
-                if let Some(n) = links.last_mut() {
-                    *n = if prev_word == Some("else") { *n + 1 } else { 0 };
-                    if *n > MAX_LINKS && item_ok {
-                        diags.push(too_deep(
-                            file,
-                            *span,
-                            "`else if` links in one `if`",
-                            MAX_LINKS,
-                        ));
-                        item_ok = false;
-                    }
-                }
-            }
-            // What a following `-` (binary after an operand) and boundary test see.
-            prev_operand =
-                matches!(tok, Token::Integer | Token::String | Token::Close) || (word && !keyword);
-            prev_ends = (prev_operand && !connector) || class & word::OPERAND != 0;
+        if self.item_ok {
+            self.bound_chains(tok, text, span, depth_before);
         }
-        prev_word = Some(text);
-        close_item(&mut items, span.end, item_ok);
+        self.prev_word = Some(text);
+        self.close_item(span.end, self.item_ok);
     }
-    if let Some((_, open, _)) = stack.first().copied() {
-        diags.push(unclosed(file, open, suspect));
-        close_item(&mut items, src.len(), false);
+
+    /// The items, once every token is in; a bracket still open is reported.
+    fn finish(mut self) -> Vec<Item> {
+        if let Some((_, open, _)) = self.stack.first().copied() {
+            self.diags.push(unclosed(self.file, open, self.suspect));
+            self.close_item(self.src.len(), false);
+        }
+        self.items
     }
-    items
+
+    /// Extends the last item to `end`; `ok == false` keeps the parser off it.
+    fn close_item(&mut self, end: usize, ok: bool) {
+        if let Some(last) = self.items.last_mut() {
+            last.span.end = last.span.end.max(end);
+            last.parse &= ok;
+        }
+    }
+
+    /// Bytes no token accepts, or an unterminated string or comment: reported once per run.
+    fn bad_bytes(&mut self, span: Span) {
+        if !self.pending_err {
+            self.diags.push(lex_error(self.src, self.file, span));
+        }
+        self.pending_err = true;
+        self.item_ok = false;
+        self.close_item(span.end, false);
+    }
+
+    /// Whitespace: notes where a new line begins.
+    fn whitespace(&mut self, text: &str, span: Span) {
+        if let Some(nl) = text.rfind('\n') {
+            self.line_start = true;
+            self.line_begin = span.start + nl + 1;
+        }
+    }
+
+    /// A new item starts at a depth-0 word that begins a line, or — to recover from an
+    /// unclosed brace — at `card`/`game` in column 0 at any depth. Tokens before the first
+    /// item word make a declaration item of their own.
+    fn item_boundary(&mut self, tok: Token, text: &str, span: Span) {
+        let at_column0 = span.start == 0 || self.src.as_bytes()[span.start - 1] == b'\n';
+        let starts_item = self.line_start
+            && tok == Token::Ident
+            && (self.stack.is_empty() || (at_column0 && (text == "card" || text == "game")));
+        if starts_item {
+            self.start_item(text, span);
+        } else if self.items.is_empty() {
+            self.items.push(Item {
+                kind: ItemKind::Decl,
+                span,
+                parse: true,
+            });
+            self.item_ok = true;
+        }
+    }
+
+    /// Opens an item at `span`, closing the previous one (and reporting its open bracket).
+    fn start_item(&mut self, text: &str, span: Span) {
+        if let Some((_, open, _)) = self.stack.first().copied() {
+            self.diags.push(unclosed(self.file, open, self.suspect));
+            self.close_item(span.start, false);
+            self.stack.clear();
+            self.links.truncate(1);
+        }
+        let kind = match text {
+            "game" => ItemKind::Game,
+            "card" => ItemKind::Card,
+            _ => ItemKind::Decl,
+        };
+        self.items.push(Item {
+            kind,
+            span,
+            parse: true,
+        });
+        self.item_ok = true;
+        self.suspect = None;
+        self.chain = 0;
+        self.quantity_pending = None;
+        self.mays.0 = 0;
+        self.members = 0;
+    }
+
+    /// An opening bracket, bounded to [`MAX_DEPTH`].
+    fn open(&mut self, text: &str, span: Span) {
+        let c = text.chars().next().unwrap_or('(');
+        self.stack.push((c, span, self.line_indent));
+        self.links.push(0);
+        if self.stack.len() > MAX_DEPTH && self.item_ok {
+            self.report_too_deep("brackets", MAX_DEPTH, span);
+        }
+    }
+
+    /// Reports nesting deeper than `limit` `what` at `span`; the item is then left unparsed.
+    fn report_too_deep(&mut self, what: &str, limit: usize, span: Span) {
+        self.diags.push(too_deep(self.file, span, what, limit));
+        self.item_ok = false;
+    }
+
+    /// A closing bracket: pops its opener (or reports that there is none) and remembers a
+    /// suspicious indentation for the unclosed-bracket report.
+    fn close(&mut self, text: &str, span: Span, first_on_line: bool, depth_before: usize) {
+        if self.links.len() > 1 {
+            self.links.pop();
+        }
+        if self
+            .quantity_pending
+            .is_some_and(|d| d > depth_before.saturating_sub(1))
+        {
+            self.quantity_pending = None;
+        }
+        let popped = self.stack.pop();
+        if let Some((_, open, open_indent)) = popped {
+            // A `}` first on its line but indented unlike its opener's line suggests
+            // that some brace in between was never closed: remember the first such opener.
+            if self.suspect.is_none() && first_on_line && self.line_indent != open_indent {
+                self.suspect = Some(open);
+            }
+        }
+        if popped.is_none() && self.item_ok {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::LEX_UNMATCHED_CLOSE,
+                    self.file,
+                    span,
+                    format!("unmatched `{text}`"),
+                    "nothing to close here",
+                )
+                .with_help("remove it, or add the opening bracket it belongs to"),
+            );
+            self.item_ok = false;
+        }
+    }
+
+    /// The chains the grammar keeps flat but later phases nest, each bounded; then what the
+    /// next token's tests need to know of this one.
+    fn bound_chains(&mut self, tok: Token, text: &str, span: Span, depth_before: usize) {
+        let word = tok == Token::Ident;
+        let class = if word { classify(text) } else { 0 };
+        self.prefix_chain(tok, text, span, class);
+        self.may_chain(text, span, depth_before);
+        self.member_chain(text, span, word);
+        self.else_if_links(text, span);
+        // What a following `-` (binary after an operand) and boundary test see.
+        let keyword = class & word::KEYWORD != 0;
+        let connector = class & word::CONNECTOR != 0;
+        self.prev_operand =
+            matches!(tok, Token::Integer | Token::String | Token::Close) || (word && !keyword);
+        self.prev_ends = (self.prev_operand && !connector) || class & word::OPERAND != 0;
+    }
+
+    /// Prefix words and choices nest in the parser without brackets; bounds how many follow
+    /// one another before a statement boundary. `class` is the word's [`classify`] flags.
+    fn prefix_chain(&mut self, tok: Token, text: &str, span: Span, class: u8) {
+        let word = tok == Token::Ident;
+        let keyword = class & word::KEYWORD != 0;
+        let connector = class & word::CONNECTOR != 0;
+        // An operand right after another at the statement's own level (`banish t  draw -1`)
+        // ends the expression before it: nothing before it can nest deeper.
+        let at_base = self.stack.last().is_none_or(|(c, _, _)| *c == '{');
+        let starts = matches!(tok, Token::Integer | Token::String)
+            || (word && !connector && class & word::INFIX == 0);
+        if at_base
+            && self.prev_ends
+            && starts
+            && self.quantity_pending.is_none()
+            && !self.after_quantity
+        {
+            self.chain = 0;
+        }
+        self.after_quantity = false;
+        if self.quantity_pending == Some(self.stack.len())
+            && (tok == Token::Integer || (word && !connector && !keyword))
+        {
+            self.quantity_pending = None;
+            self.after_quantity = true;
+        }
+        let choice = matches!(text, "target" | "choose" | "search");
+        let nests = text == "not" || choice || (text == "-" && !self.prev_operand);
+        if nests {
+            self.chain += 1;
+            if choice && self.quantity_pending.is_none() {
+                self.quantity_pending = Some(self.stack.len());
+            }
+            if self.chain > MAX_CHAIN {
+                self.report_too_deep(
+                    "prefix operators or choices in one statement",
+                    MAX_CHAIN,
+                    span,
+                );
+            }
+        } else if matches!(text, "{" | "}" | ";") || class & word::STATEMENT != 0 {
+            self.chain = 0;
+            self.quantity_pending = None;
+        }
+    }
+
+    /// `may may … stmt` is flat in the grammar but deepens later phases: bounds the run.
+    fn may_chain(&mut self, text: &str, span: Span, depth_before: usize) {
+        if text == "may" {
+            self.mays = if self.mays.1 == depth_before {
+                (self.mays.0 + 1, depth_before)
+            } else {
+                (1, depth_before)
+            };
+            if self.mays.0 > MAX_CHAIN && self.item_ok {
+                self.report_too_deep("`may` in a row", MAX_CHAIN, span);
+            }
+        } else if depth_before == self.mays.1 && text != "(" {
+            self.mays.0 = 0;
+        }
+    }
+
+    /// `x.a.b…` is flat in the grammar but deepens later phases: bounds the run.
+    fn member_chain(&mut self, text: &str, span: Span, word: bool) {
+        if text == "." {
+            self.members += 1;
+            if self.members > MAX_CHAIN && self.item_ok {
+                self.report_too_deep("`.member` accesses in a row", MAX_CHAIN, span);
+            }
+        } else if !(word && self.prev_word == Some(".")) {
+            self.members = 0;
+        }
+    }
+
+    /// `else if` chains are flat too; bounds their length all the same.
+    fn else_if_links(&mut self, text: &str, span: Span) {
+        if text != "if" {
+            return;
+        }
+        let after_else = self.prev_word == Some("else");
+        let Some(n) = self.links.last_mut() else {
+            return;
+        };
+        *n = if after_else { *n + 1 } else { 0 };
+        if *n > MAX_LINKS && self.item_ok {
+            self.report_too_deep("`else if` links in one `if`", MAX_LINKS, span);
+        }
+    }
 }
 
 /// What a word is to the pre-pass, as bit flags: one `match` instead of a scan of each list.

@@ -127,42 +127,32 @@ fn line(out: &mut String, depth: usize, text: &str) {
     let _ = writeln!(out, "{}{}", "  ".repeat(depth), text);
 }
 
+/// One statement, at depth `d`: a statement with a body is a head line and its body one
+/// level deeper; any other is one line (see [`line_of`]).
 fn stmt(out: &mut String, s: &Stmt, d: usize) {
     match s {
-        Stmt::Let { var, value } => line(out, d, &format!("let {var} = {}", expr(value))),
-        Stmt::If { arms, otherwise } => {
-            for (i, (c, body)) in arms.iter().enumerate() {
-                line(
-                    out,
-                    d,
-                    &format!("{} {}:", if i == 0 { "if" } else { "else if" }, expr(c)),
-                );
-                stmts(out, body, d + 1);
-            }
-            if !otherwise.is_empty() {
-                line(out, d, "else:");
-                stmts(out, otherwise, d + 1);
-            }
-        }
+        Stmt::If { arms, otherwise } => if_stmt(out, arms, otherwise, d),
         Stmt::ForEach { var, cards, body } => {
-            line(out, d, &format!("for each {var} in {}:", expr(cards)));
-            stmts(out, body, d + 1);
+            headed(out, d, &format!("for each {var} in {}:", expr(cards)), body)
         }
         Stmt::Repeat { times, body } => {
-            line(out, d, &format!("repeat {} times:", expr(times)));
-            stmts(out, body, d + 1);
+            headed(out, d, &format!("repeat {} times:", expr(times)), body)
         }
         Stmt::May { players, body } => {
-            line(
-                out,
-                d,
-                &format!(
-                    "{} may:",
-                    players.iter().map(expr).collect::<Vec<_>>().join(" and ")
-                ),
-            );
-            stmts(out, body, d + 1);
+            headed(out, d, &format!("{} may:", list(players, " and ")), body)
         }
+        Stmt::Phase { phase, body } => headed(out, d, &format!("phase {}:", short(phase)), body),
+        Stmt::Chain { body } => headed(out, d, "put on the chain:", body),
+        Stmt::Simultaneously { body } => headed(out, d, "at the same time:", body),
+        Stmt::ChooseOne { chooser, options } => choose_one(out, chooser, options, d),
+        _ => line(out, d, &line_of(s)),
+    }
+}
+
+/// The one line of a statement without a body, by family.
+fn line_of(s: &Stmt) -> String {
+    match s {
+        // Cards: where they are, how they lie, what they show.
         Stmt::Move {
             cards,
             to,
@@ -170,48 +160,26 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
             face,
             state,
             slot,
-        } => {
-            let mut t = format!("move {} to {}", expr(cards), expr(to));
-            if let Some(p) = position {
-                let _ = write!(t, " ({p:?})");
-            }
-            if let Some(f) = face {
-                let _ = write!(t, " face {f:?}");
-            }
-            if let Some(s) = state {
-                let _ = write!(t, " {}", short(s));
-            }
-            if let Some(s) = slot {
-                let _ = write!(t, " at slot {}", expr(s));
-            }
-            line(out, d, &t.to_lowercase_ascii_words());
-        }
-        Stmt::Attach { card, host } => {
-            line(out, d, &format!("set {} on {}", expr(card), expr(host)))
-        }
+        } => move_line(cards, to, position, face, state, slot),
+        Stmt::Attach { card, host } => format!("set {} on {}", expr(card), expr(host)),
         Stmt::SetState {
             cards,
             state,
             duration: du,
-        } => line(
-            out,
-            d,
-            &format!("{} becomes {}{}", expr(cards), short(state), duration(du)),
-        ),
-        Stmt::ClearState { cards, state } => line(
-            out,
-            d,
-            &format!("{} is no longer {}", expr(cards), short(state)),
-        ),
+        } => becomes(cards, state, du),
+        Stmt::ClearState { cards, state } => {
+            format!("{} is no longer {}", expr(cards), short(state))
+        }
         Stmt::AliasZone {
             zone,
-            becomes,
+            becomes: alias,
             duration: du,
-        } => line(
-            out,
-            d,
-            &format!("{} becomes {}{}", expr(zone), short(becomes), duration(du)),
-        ),
+        } => becomes(zone, alias, du),
+        Stmt::Reveal { cards } => format!("reveal {}", expr(cards)),
+        Stmt::Look { cards, by } => format!("{} looks at {}", expr(by), expr(cards)),
+        Stmt::Shuffle { zone } => format!("shuffle {}", expr(zone)),
+        Stmt::Flip { cards, face } => flip(cards, face),
+        // Characteristics and texts.
         Stmt::Modify {
             cards,
             stat,
@@ -219,212 +187,251 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
             op,
             value,
             duration: du,
-        } => {
-            let v = value
-                .as_ref()
-                .map(|v| format!(" {}", expr(v)))
-                .unwrap_or_default();
-            line(
-                out,
-                d,
-                &format!(
-                    "{}.{} {op}{v} [layer {}]{}",
-                    expr(cards),
-                    short(stat),
-                    short(layer),
-                    duration(du)
-                ),
-            );
-        }
+        } => modify(cards, stat, layer, op, value, du),
         Stmt::Count {
             subject,
             counter,
             op,
             value,
-        } => line(
-            out,
-            d,
-            &format!("{}.{} {op} {}", expr(subject), short(counter), expr(value)),
-        ),
+        } => format!("{}.{} {op} {}", expr(subject), short(counter), expr(value)),
         Stmt::Grant {
             keyword,
             args,
             cards,
             duration: du,
-        } => {
-            let a = if args.is_empty() {
-                String::new()
-            } else {
-                format!(" {}", args.iter().map(expr).collect::<Vec<_>>().join(", "))
-            };
-            line(
-                out,
-                d,
-                &format!(
-                    "grant {}{a} to {}{}",
-                    short(keyword),
-                    expr(cards),
-                    duration(du)
-                ),
-            );
-        }
+        } => grant(keyword, args, cards, du),
         Stmt::RemoveKeyword {
             keyword,
             cards,
             duration: du,
-        } => line(
-            out,
-            d,
-            &format!(
-                "remove {} from {}{}",
-                short(keyword),
-                expr(cards),
-                duration(du)
-            ),
-        ),
-        Stmt::Reveal { cards } => line(out, d, &format!("reveal {}", expr(cards))),
-        Stmt::Look { cards, by } => line(out, d, &format!("{} looks at {}", expr(by), expr(cards))),
-        Stmt::Shuffle { zone } => line(out, d, &format!("shuffle {}", expr(zone))),
+        } => remove(keyword, cards, du),
         Stmt::Negate {
             cards,
             scope,
             include_unnegatable,
             duration: du,
-        } => {
-            let all = if *include_unnegatable {
-                " (including unnegatable)"
-            } else {
-                ""
-            };
-            line(
-                out,
-                d,
-                &format!(
-                    "negate the {scope:?} of {}{all}{}",
-                    expr(cards),
-                    duration(du)
-                )
-                .to_lowercase_ascii_words(),
-            );
-        }
-        Stmt::Phase { phase, body } => {
-            line(out, d, &format!("phase {}:", short(phase)));
-            stmts(out, body, d + 1);
-        }
-        Stmt::Window {
-            players,
-            chain,
-            entries,
-        } => {
-            let offers: Vec<String> = entries
-                .iter()
-                .map(|e| match e {
-                    WindowEntry::Action(a) => short(a).to_string(),
-                    WindowEntry::Abilities { kind, attribute } => match attribute {
-                        Some(a) => format!("{} abilities with {}", short(kind), short(a)),
-                        None => format!("{} abilities", short(kind)),
-                    },
-                })
-                .collect();
-            line(
-                out,
-                d,
-                &format!(
-                    "{} window for {}: {}",
-                    if *chain { "a chain" } else { "a" },
-                    expr(players),
-                    offers.join(", ")
-                ),
-            );
-        }
-        Stmt::Chain { body } => {
-            line(out, d, "put on the chain:");
-            stmts(out, body, d + 1);
-        }
-        Stmt::Resolve { kind, cards } => line(
-            out,
-            d,
-            &format!("resolve the {} text of {}", short(kind), expr(cards)),
-        ),
-        Stmt::Check => line(out, d, "check rules and pending triggers"),
-        Stmt::Reach { moment } => line(out, d, &format!("reach {}", short(moment))),
-        Stmt::Cancel { event, subject } => line(
-            out,
-            d,
-            &format!(
-                "cancel {}{}",
-                short(event),
-                subject
-                    .as_ref()
-                    .map(|s| format!(" of {}", expr(s)))
-                    .unwrap_or_default()
-            ),
-        ),
+        } => negate(cards, scope, *include_unnegatable, du),
         Stmt::TreatAs {
             cards,
             card_type,
             fields,
-        } => {
-            let f: Vec<String> = fields
-                .iter()
-                .map(|(k, v)| format!("{k} {}", expr(v)))
-                .collect();
-            line(
-                out,
-                d,
-                &format!(
-                    "from now on treat {} as {} {}",
-                    expr(cards),
-                    short(card_type),
-                    f.join(", ")
-                ),
-            );
+        } => treat_as(cards, card_type, fields),
+        // Game flow, events, the end of the game.
+        Stmt::Let { var, value } => format!("let {var} = {}", expr(value)),
+        Stmt::Window {
+            players,
+            chain,
+            entries,
+        } => window(players, *chain, entries),
+        Stmt::Resolve { kind, cards } => {
+            format!("resolve the {} text of {}", short(kind), expr(cards))
         }
-        Stmt::Emit { event, args } => {
-            line(out, d, &format!("emit {}({})", short(event), named(args)))
-        }
-        Stmt::ChooseOne { chooser, options } => {
-            line(out, d, &format!("{} chooses one:", expr(chooser)));
-            for (label, body) in options {
-                line(out, d + 1, &format!("{label:?}:"));
-                stmts(out, body, d + 2);
-            }
-        }
-        Stmt::Win { player } => line(out, d, &format!("{} wins", expr(player))),
-        Stmt::Lose { player } => line(out, d, &format!("{} loses", expr(player))),
-        Stmt::DrawGame => line(out, d, "the game is a draw"),
-        Stmt::Flip { cards, face } => line(
-            out,
-            d,
-            &format!(
-                "turn {} {}",
-                expr(cards),
-                match face {
-                    Some(Face::Up) => "face up",
-                    Some(Face::Down) => "face down",
-                    None => "over",
-                }
-            ),
-        ),
-        Stmt::Simultaneously { body } => {
-            line(out, d, "at the same time:");
-            stmts(out, body, d + 1);
-        }
+        Stmt::Check => "check rules and pending triggers".into(),
+        Stmt::Reach { moment } => format!("reach {}", short(moment)),
+        Stmt::Cancel { event, subject } => cancel(event, subject),
+        Stmt::Emit { event, args } => format!("emit {}({})", short(event), named(args)),
+        Stmt::Win { player } => format!("{} wins", expr(player)),
+        Stmt::Lose { player } => format!("{} loses", expr(player)),
+        Stmt::DrawGame => "the game is a draw".into(),
         Stmt::Call {
             verb,
             args,
             duration: du,
-        } => line(
-            out,
-            d,
-            &format!(
-                "{}({}){}",
-                short(verb),
-                named(args),
-                du.as_ref().map(duration).unwrap_or_default()
-            ),
-        ),
+        } => call(verb, args, du),
+        Stmt::If { .. }
+        | Stmt::ForEach { .. }
+        | Stmt::Repeat { .. }
+        | Stmt::May { .. }
+        | Stmt::Phase { .. }
+        | Stmt::Chain { .. }
+        | Stmt::Simultaneously { .. }
+        | Stmt::ChooseOne { .. } => unreachable!("stmt() outlines statements with a body"),
     }
+}
+
+/// `remove keyword from cards duration`.
+fn remove(keyword: &str, cards: &Expr, du: &Duration) -> String {
+    format!(
+        "remove {} from {}{}",
+        short(keyword),
+        expr(cards),
+        duration(du)
+    )
+}
+
+/// `verb(name: value, …) duration`: a verb or procedure called.
+fn call(
+    verb: &str,
+    args: &std::collections::BTreeMap<String, Expr>,
+    du: &Option<Duration>,
+) -> String {
+    let du = du.as_ref().map(duration).unwrap_or_default();
+    format!("{}({}){du}", short(verb), named(args))
+}
+
+/// `subject becomes what duration`: a state set on cards, or a zone taken as another.
+fn becomes(subject: &Expr, what: &str, du: &Duration) -> String {
+    format!("{} becomes {}{}", expr(subject), short(what), duration(du))
+}
+
+/// A head line, then `body` one level deeper: the shape of every statement with a body.
+fn headed(out: &mut String, d: usize, head: &str, body: &[Stmt]) {
+    line(out, d, head);
+    stmts(out, body, d + 1);
+}
+
+/// `if c:` and `else if c:` arms with their bodies, then `else:` when there is one.
+fn if_stmt(out: &mut String, arms: &[(Expr, Vec<Stmt>)], otherwise: &[Stmt], d: usize) {
+    for (i, (c, body)) in arms.iter().enumerate() {
+        let word = if i == 0 { "if" } else { "else if" };
+        headed(out, d, &format!("{word} {}:", expr(c)), body);
+    }
+    if !otherwise.is_empty() {
+        headed(out, d, "else:", otherwise);
+    }
+}
+
+/// `p chooses one:`, then each option's label and body.
+fn choose_one(out: &mut String, chooser: &Expr, options: &[(String, Vec<Stmt>)], d: usize) {
+    line(out, d, &format!("{} chooses one:", expr(chooser)));
+    for (label, body) in options {
+        headed(out, d + 1, &format!("{label:?}:"), body);
+    }
+}
+
+/// `move cards to zone (top) face up state at slot n`.
+fn move_line(
+    cards: &Expr,
+    to: &Expr,
+    position: &Option<Position>,
+    face: &Option<Face>,
+    state: &Option<String>,
+    slot: &Option<Expr>,
+) -> String {
+    let mut t = format!("move {} to {}", expr(cards), expr(to));
+    if let Some(p) = position {
+        let _ = write!(t, " ({p:?})");
+    }
+    if let Some(f) = face {
+        let _ = write!(t, " face {f:?}");
+    }
+    if let Some(s) = state {
+        let _ = write!(t, " {}", short(s));
+    }
+    if let Some(s) = slot {
+        let _ = write!(t, " at slot {}", expr(s));
+    }
+    t.to_lowercase_ascii_words()
+}
+
+/// `turn cards face up|face down|over`.
+fn flip(cards: &Expr, face: &Option<Face>) -> String {
+    let how = match face {
+        Some(Face::Up) => "face up",
+        Some(Face::Down) => "face down",
+        None => "over",
+    };
+    format!("turn {} {how}", expr(cards))
+}
+
+/// `cards.stat op value [layer l] duration`.
+fn modify(
+    cards: &Expr,
+    stat: &str,
+    layer: &str,
+    op: &str,
+    value: &Option<Expr>,
+    du: &Duration,
+) -> String {
+    let v = value
+        .as_ref()
+        .map(|v| format!(" {}", expr(v)))
+        .unwrap_or_default();
+    format!(
+        "{}.{} {op}{v} [layer {}]{}",
+        expr(cards),
+        short(stat),
+        short(layer),
+        duration(du)
+    )
+}
+
+/// `grant keyword args to cards duration`.
+fn grant(keyword: &str, args: &[Expr], cards: &Expr, du: &Duration) -> String {
+    let a = if args.is_empty() {
+        String::new()
+    } else {
+        format!(" {}", list(args, ", "))
+    };
+    format!(
+        "grant {}{a} to {}{}",
+        short(keyword),
+        expr(cards),
+        duration(du)
+    )
+}
+
+/// `negate the text|effect of cards (including unnegatable) duration`.
+fn negate(cards: &Expr, scope: &NegateScope, all: bool, du: &Duration) -> String {
+    let all = if all { " (including unnegatable)" } else { "" };
+    format!(
+        "negate the {scope:?} of {}{all}{}",
+        expr(cards),
+        duration(du)
+    )
+    .to_lowercase_ascii_words()
+}
+
+/// `from now on treat cards as type field value, …`.
+fn treat_as(
+    cards: &Expr,
+    card_type: &str,
+    fields: &std::collections::BTreeMap<String, Expr>,
+) -> String {
+    let f: Vec<String> = fields
+        .iter()
+        .map(|(k, v)| format!("{k} {}", expr(v)))
+        .collect();
+    format!(
+        "from now on treat {} as {} {}",
+        expr(cards),
+        short(card_type),
+        f.join(", ")
+    )
+}
+
+/// `a (chain) window for players: what it offers, …`.
+fn window(players: &Expr, chain: bool, entries: &[WindowEntry]) -> String {
+    let offers: Vec<String> = entries
+        .iter()
+        .map(|e| match e {
+            WindowEntry::Action(a) => short(a).to_string(),
+            WindowEntry::Abilities { kind, attribute } => match attribute {
+                Some(a) => format!("{} abilities with {}", short(kind), short(a)),
+                None => format!("{} abilities", short(kind)),
+            },
+        })
+        .collect();
+    format!(
+        "{} window for {}: {}",
+        if chain { "a chain" } else { "a" },
+        expr(players),
+        offers.join(", ")
+    )
+}
+
+/// `cancel event (of subject)`.
+fn cancel(event: &str, subject: &Option<Expr>) -> String {
+    let of = subject
+        .as_ref()
+        .map(|s| format!(" of {}", expr(s)))
+        .unwrap_or_default();
+    format!("cancel {}{of}", short(event))
+}
+
+/// Expressions in readable form, joined by `sep`.
+fn list(xs: &[Expr], sep: &str) -> String {
+    xs.iter().map(expr).collect::<Vec<_>>().join(sep)
 }
 
 fn named(args: &std::collections::BTreeMap<String, Expr>) -> String {
@@ -455,20 +462,7 @@ pub fn expr(e: &Expr) -> String {
         Expr::Int(n) => n.to_string(),
         Expr::Text(t) => format!("{t:?}"),
         Expr::Bool(b) => b.to_string(),
-        Expr::Pair(p) => p
-            .iter()
-            .map(|x| {
-                x.map(|v| {
-                    if v >= 0 {
-                        format!("+{v}")
-                    } else {
-                        v.to_string()
-                    }
-                })
-                .unwrap_or_else(|| "±0".into())
-            })
-            .collect::<Vec<_>>()
-            .join("/"),
+        Expr::Pair(p) => pair(p),
         Expr::This => "this".into(),
         Expr::It => "it".into(),
         Expr::You => "you".into(),
@@ -496,23 +490,7 @@ pub fn expr(e: &Expr) -> String {
         Expr::Max(a, b) => format!("max({}, {})", expr(a), expr(b)),
         Expr::Not(x) => format!("not {}", expr(x)),
         Expr::Neg(x) => format!("-{}", expr(x)),
-        Expr::Binary { op, lhs, rhs } => {
-            let o = match op {
-                Op::Or => "or",
-                Op::And => "and",
-                Op::Eq => "==",
-                Op::Ne => "!=",
-                Op::Lt => "<",
-                Op::Le => "<=",
-                Op::Gt => ">",
-                Op::Ge => ">=",
-                Op::Add => "+",
-                Op::Sub => "-",
-                Op::Mul => "*",
-                Op::Div => "/",
-            };
-            format!("({} {o} {})", expr(lhs), expr(rhs))
-        }
+        Expr::Binary { op, lhs, rhs } => format!("({} {} {})", expr(lhs), op_word(op), expr(rhs)),
         Expr::Coalesce(a, b) => format!("({} ?? {})", expr(a), expr(b)),
         Expr::Contains { haystack, needle } => {
             format!("{} contains {}", expr(haystack), expr(needle))
@@ -557,20 +535,64 @@ pub fn expr(e: &Expr) -> String {
             min,
             max,
             from,
-        } => {
-            let verb = match kind {
-                ChoiceKind::Target => "targets",
-                ChoiceKind::Choose => "chooses",
-                ChoiceKind::Search => "searches for",
-            };
-            let n = match max {
-                Some(m) if **m == **min => expr(m),
-                Some(m) => format!("{} to {}", expr(min), expr(m)),
-                None => "any number".into(),
-            };
-            format!("({} {verb} {n} of {})", expr(chooser), expr(from))
-        }
+        } => choose(kind, chooser, min, max, from),
         Expr::Declare(what) => format!("a declared {what}"),
-        Expr::List(xs) => format!("[{}]", xs.iter().map(expr).collect::<Vec<_>>().join(", ")),
+        Expr::List(xs) => format!("[{}]", list(xs, ", ")),
     }
+}
+
+/// A pair literal: `+1/-2`, a missing part as `±0`.
+fn pair(p: &[Option<i64>]) -> String {
+    p.iter()
+        .map(|x| {
+            x.map(|v| {
+                if v >= 0 {
+                    format!("+{v}")
+                } else {
+                    v.to_string()
+                }
+            })
+            .unwrap_or_else(|| "±0".into())
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// How a binary operator is written.
+fn op_word(op: &Op) -> &'static str {
+    match op {
+        Op::Or => "or",
+        Op::And => "and",
+        Op::Eq => "==",
+        Op::Ne => "!=",
+        Op::Lt => "<",
+        Op::Le => "<=",
+        Op::Gt => ">",
+        Op::Ge => ">=",
+        Op::Add => "+",
+        Op::Sub => "-",
+        Op::Mul => "*",
+        Op::Div => "/",
+    }
+}
+
+/// `(p targets|chooses|searches for n of cards)`; `n` is exact, a range, or any number.
+fn choose(
+    kind: &ChoiceKind,
+    chooser: &Expr,
+    min: &Expr,
+    max: &Option<Box<Expr>>,
+    from: &Expr,
+) -> String {
+    let verb = match kind {
+        ChoiceKind::Target => "targets",
+        ChoiceKind::Choose => "chooses",
+        ChoiceKind::Search => "searches for",
+    };
+    let n = match max {
+        Some(m) if **m == *min => expr(m),
+        Some(m) => format!("{} to {}", expr(min), expr(m)),
+        None => "any number".into(),
+    };
+    format!("({} {verb} {n} of {})", expr(chooser), expr(from))
 }

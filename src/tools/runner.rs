@@ -9,7 +9,10 @@ use crate::engine::{
     self, Answer, Game, Options, Placement, Program, Request, RequestKind, Seat, Value, ZoneKey,
 };
 use crate::packs::session::Session;
-use crate::tools::scenario::{AnswerKind, CardEntry, Scenario, StartPhase, StatValue, Winner};
+use crate::tools::scenario::{
+    AnswerKind, CardEntry, Counter, Expect, ExpectCard, ExpectPlayer, Scenario, StartPhase,
+    StatValue, Winner,
+};
 
 /// What running one scenario found.
 #[derive(Debug, Clone, Default)]
@@ -448,24 +451,42 @@ fn expected_names(prog: &Program, entries: &[CardEntry]) -> Vec<String> {
         .collect()
 }
 
-/// Checks the expectations against the game as it stopped.
+/// Checks the expectations against the game as it stopped: one check per kind of
+/// expectation, in the order the failures are reported.
 fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report) {
-    let prog = game.prog;
     let e = &sc.expect;
-    if let Some(w) = &e.winner {
-        let actual = match game.outcome() {
-            Some(engine::Outcome::Win(p)) => Winner::Player(*p as u32 + 1),
-            Some(engine::Outcome::Draw) => Winner::Draw,
-            None => Winner::None,
-        };
-        if actual != w.value {
-            r.failures.push(format!(
-                "winner: expected {}, got {}",
-                show_winner(w.value),
-                show_winner(actual)
-            ));
-        }
+    check_winner(game, e, r);
+    check_turn(game, e, phase, r);
+    check_log(e, r);
+    for p in &e.players {
+        check_player(game, p, r);
     }
+    for c in &e.cards {
+        check_card(game, c, r);
+    }
+}
+
+/// `winner`: a player, a draw, or a game still going.
+fn check_winner(game: &Game<'_>, e: &Expect, r: &mut Report) {
+    let Some(w) = &e.winner else {
+        return;
+    };
+    let actual = match game.outcome() {
+        Some(engine::Outcome::Win(p)) => Winner::Player(*p as u32 + 1),
+        Some(engine::Outcome::Draw) => Winner::Draw,
+        None => Winner::None,
+    };
+    if actual != w.value {
+        r.failures.push(format!(
+            "winner: expected {}, got {}",
+            show_winner(w.value),
+            show_winner(actual)
+        ));
+    }
+}
+
+/// `turn`, `turn_player` and the phase the game stopped in.
+fn check_turn(game: &Game<'_>, e: &Expect, phase: Option<u16>, r: &mut Report) {
     if let Some(t) = &e.turn {
         if game.state.turn != t.value {
             r.failures.push(format!(
@@ -485,6 +506,7 @@ fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report)
     }
     if let Some(want) = phase {
         if game.state.phase != Some(want) {
+            let prog = game.prog;
             let name = |p: Option<u16>| {
                 p.map(|p| Program::short(&prog.ruleset.phases[p as usize].id).to_string())
                     .unwrap_or("none".into())
@@ -496,6 +518,10 @@ fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report)
             ));
         }
     }
+}
+
+/// `log`: lines found in this order; `not_log`: lines found nowhere.
+fn check_log(e: &Expect, r: &mut Report) {
     let mut from = 0;
     for l in &e.log {
         match r.log[from..].iter().position(|x| x.contains(l.as_str())) {
@@ -512,162 +538,175 @@ fn check(game: &mut Game<'_>, sc: &Scenario, phase: Option<u16>, r: &mut Report)
                 .push(format!("log: a line contains `{}`: {x}", l.value));
         }
     }
-    for p in &e.players {
-        let seat = (p.player.value.max(1) - 1) as Seat;
-        if seat as usize >= game.state.players.len() {
-            continue;
-        }
-        for c in &p.counters {
-            if let Some((_, k)) = find(&prog.counter_index, &c.name) {
-                let got = game.state.players[seat as usize].counters[k as usize];
-                if got != c.value.value {
-                    r.failures.push(format!(
-                        "p{}'s {}: expected {}, got {got}",
-                        seat + 1,
-                        c.name.value,
-                        c.value.value
-                    ));
-                }
-            }
-        }
-        for z in &p.zones {
-            if let Some((_, zi)) = find(&prog.zones, &z.zone) {
-                let mut got: Vec<String> = game
-                    .state
-                    .zone(ZoneKey {
-                        zone: zi,
-                        owner: seat,
-                    })
-                    .iter()
-                    .map(|c| game.card_name(*c))
-                    .collect();
-                let mut want = expected_names(prog, &z.cards);
-                got.sort();
-                want.sort();
-                if got != want {
-                    r.failures.push(format!(
-                        "p{}'s {}: expected [{}], got [{}]",
-                        seat + 1,
-                        z.zone.value,
-                        want.join(", "),
-                        got.join(", ")
-                    ));
-                }
-            }
-        }
-        for z in &p.counts {
-            if let Some((_, zi)) = find(&prog.zones, &z.zone) {
-                let got = game
-                    .state
-                    .zone(ZoneKey {
-                        zone: zi,
-                        owner: seat,
-                    })
-                    .len() as u64;
-                if got != z.count.value {
-                    r.failures.push(format!(
-                        "p{}'s {} count: expected {}, got {got}",
-                        seat + 1,
-                        z.zone.value,
-                        z.count.value
-                    ));
-                }
+}
+
+/// One player's counters, zone contents and zone sizes.
+fn check_player(game: &Game<'_>, p: &ExpectPlayer, r: &mut Report) {
+    let prog = game.prog;
+    let seat = (p.player.value.max(1) - 1) as Seat;
+    if seat as usize >= game.state.players.len() {
+        return;
+    }
+    let values = &game.state.players[seat as usize].counters;
+    check_counters(prog, &p.counters, values, r, |name, want, got| {
+        format!("p{}'s {name}: expected {want}, got {got}", seat + 1)
+    });
+    for z in &p.zones {
+        if let Some((_, zi)) = find(&prog.zones, &z.zone) {
+            let got = zone_of(game, zi, seat)
+                .iter()
+                .map(|c| game.card_name(*c))
+                .collect();
+            if let Some((want, got)) = differ(expected_names(prog, &z.cards), got) {
+                r.failures.push(format!(
+                    "p{}'s {}: expected [{want}], got [{got}]",
+                    seat + 1,
+                    z.zone.value,
+                ));
             }
         }
     }
-    for c in &e.cards {
-        let Some(def) = prog.find_card(&c.card) else {
-            continue;
-        };
-        let zone = c
-            .zone
-            .as_ref()
-            .and_then(|z| find(&prog.zones, z))
-            .map(|x| x.1);
-        let owner = c.player.as_ref().map(|p| (p.value.max(1) - 1) as Seat);
-        let matches: Vec<u32> = (0..game.state.cards.len() as u32)
-            .filter(|i| {
-                let cs = &game.state.cards[*i as usize];
-                cs.def == def
-                    && zone.is_none_or(|z| cs.zone.zone == z)
-                    && owner.is_none_or(|o| cs.zone.owner == o)
-            })
+    for z in &p.counts {
+        if let Some((_, zi)) = find(&prog.zones, &z.zone) {
+            let got = zone_of(game, zi, seat).len() as u64;
+            if got != z.count.value {
+                r.failures.push(format!(
+                    "p{}'s {} count: expected {}, got {got}",
+                    seat + 1,
+                    z.zone.value,
+                    z.count.value
+                ));
+            }
+        }
+    }
+}
+
+/// Counters expected on a player or a card whose counters are `values`; `failure` words a
+/// mismatch from the counter's name as written, the expected value and the actual one.
+fn check_counters(
+    prog: &Program,
+    expected: &[Counter],
+    values: &[i64],
+    r: &mut Report,
+    failure: impl Fn(&str, i64, i64) -> String,
+) {
+    for c in expected {
+        if let Some((_, k)) = find(&prog.counter_index, &c.name) {
+            let got = values[k as usize];
+            if got != c.value.value {
+                r.failures.push(failure(&c.name.value, c.value.value, got));
+            }
+        }
+    }
+}
+
+/// The cards in one player's zone.
+fn zone_of<'g>(game: &'g Game<'_>, zone: u16, owner: Seat) -> &'g [u32] {
+    game.state.zone(ZoneKey { zone, owner })
+}
+
+/// Two lists of card names compared as multisets: `None` when they hold the same names,
+/// else both, sorted and joined for a failure message.
+fn differ(mut want: Vec<String>, mut got: Vec<String>) -> Option<(String, String)> {
+    got.sort();
+    want.sort();
+    (got != want).then(|| (want.join(", "), got.join(", ")))
+}
+
+/// One card (the `index`-th of its name where expected): stats, states, counters, face and
+/// attached cards.
+fn check_card(game: &mut Game<'_>, c: &ExpectCard, r: &mut Report) {
+    let prog = game.prog;
+    let Some(def) = prog.find_card(&c.card) else {
+        return;
+    };
+    let zone = c
+        .zone
+        .as_ref()
+        .and_then(|z| find(&prog.zones, z))
+        .map(|x| x.1);
+    let owner = c.player.as_ref().map(|p| (p.value.max(1) - 1) as Seat);
+    let matches: Vec<u32> = (0..game.state.cards.len() as u32)
+        .filter(|i| {
+            let cs = &game.state.cards[*i as usize];
+            cs.def == def
+                && zone.is_none_or(|z| cs.zone.zone == z)
+                && owner.is_none_or(|o| cs.zone.owner == o)
+        })
+        .collect();
+    let Some(&card) = matches.get(c.index.value.max(1) as usize - 1) else {
+        r.failures
+            .push(format!("card `{}`: not found where expected", c.card.value));
+        return;
+    };
+    let label = c.card.value.clone();
+    check_stats(game, c, card, &label, r);
+    check_card_states(game, c, card, &label, r);
+    let values = &game.state.cards[card as usize].counters;
+    check_counters(prog, &c.counters, values, r, |name, want, got| {
+        format!("{label}: {name} expected {want}, got {got}")
+    });
+    if let Some(f) = &c.face {
+        let up = game.state.cards[card as usize].face_up;
+        if up != (f.value == crate::tools::scenario::Face::Up) {
+            r.failures.push(format!(
+                "{label}: expected face {}",
+                if up { "down" } else { "up" }
+            ));
+        }
+    }
+    if let Some(att) = &c.attached {
+        let got = game
+            .attached_cards(card)
+            .iter()
+            .map(|x| game.card_name(*x))
             .collect();
-        let Some(&card) = matches.get(c.index.value.max(1) as usize - 1) else {
+        if let Some((want, got)) = differ(expected_names(prog, att), got) {
             r.failures
-                .push(format!("card `{}`: not found where expected", c.card.value));
+                .push(format!("{label}: attached expected [{want}], got [{got}]"));
+        }
+    }
+}
+
+/// A card's stats, as the engine computes them now.
+fn check_stats(game: &mut Game<'_>, c: &ExpectCard, card: u32, label: &str, r: &mut Report) {
+    let prog = game.prog;
+    for s in &c.stats {
+        let Some((id, _)) = find(&prog.stat_index, &s.stat) else {
             continue;
         };
-        let label = c.card.value.clone();
-        for s in &c.stats {
-            let Some((id, _)) = find(&prog.stat_index, &s.stat) else {
-                continue;
-            };
-            let got = game.stat(card, id);
-            let want = match &s.value.value {
-                StatValue::Number(n) => Value::Int(*n),
-                StatValue::Composite(v) => Value::Pair(v.iter().map(|x| Some(*x)).collect()),
-            };
-            if got != want {
-                r.failures.push(format!(
-                    "{label}: {} expected {}, got {}",
-                    s.stat.value,
-                    show_value(&want),
-                    show_value(&got)
-                ));
+        let got = game.stat(card, id);
+        let want = match &s.value.value {
+            StatValue::Number(n) => Value::Int(*n),
+            StatValue::Composite(v) => Value::Pair(v.iter().map(|x| Some(*x)).collect()),
+        };
+        if got != want {
+            r.failures.push(format!(
+                "{label}: {} expected {}, got {}",
+                s.stat.value,
+                show_value(&want),
+                show_value(&got)
+            ));
+        }
+    }
+}
+
+/// The states a card must be in (`states`) and must not be in (`not_states`).
+fn check_card_states(game: &Game<'_>, c: &ExpectCard, card: u32, label: &str, r: &mut Report) {
+    let prog = game.prog;
+    for s in &c.states {
+        if let Some((_, si)) = find(&prog.state_index, s) {
+            if !game.state.in_state(card, si) {
+                r.failures
+                    .push(format!("{label}: expected to be {}", s.value));
             }
         }
-        for s in &c.states {
-            if let Some((_, si)) = find(&prog.state_index, s) {
-                if !game.state.in_state(card, si) {
-                    r.failures
-                        .push(format!("{label}: expected to be {}", s.value));
-                }
-            }
-        }
-        for s in &c.not_states {
-            if let Some((_, si)) = find(&prog.state_index, s) {
-                if game.state.in_state(card, si) {
-                    r.failures
-                        .push(format!("{label}: expected not to be {}", s.value));
-                }
-            }
-        }
-        for k in &c.counters {
-            if let Some((_, ki)) = find(&prog.counter_index, &k.name) {
-                let got = game.state.cards[card as usize].counters[ki as usize];
-                if got != k.value.value {
-                    r.failures.push(format!(
-                        "{label}: {} expected {}, got {got}",
-                        k.name.value, k.value.value
-                    ));
-                }
-            }
-        }
-        if let Some(f) = &c.face {
-            let up = game.state.cards[card as usize].face_up;
-            if up != (f.value == crate::tools::scenario::Face::Up) {
-                r.failures.push(format!(
-                    "{label}: expected face {}",
-                    if up { "down" } else { "up" }
-                ));
-            }
-        }
-        if let Some(att) = &c.attached {
-            let mut got: Vec<String> = game
-                .attached_cards(card)
-                .iter()
-                .map(|x| game.card_name(*x))
-                .collect();
-            let mut want = expected_names(prog, att);
-            got.sort();
-            want.sort();
-            if got != want {
-                r.failures.push(format!(
-                    "{label}: attached expected [{}], got [{}]",
-                    want.join(", "),
-                    got.join(", ")
-                ));
+    }
+    for s in &c.not_states {
+        if let Some((_, si)) = find(&prog.state_index, s) {
+            if game.state.in_state(card, si) {
+                r.failures
+                    .push(format!("{label}: expected not to be {}", s.value));
             }
         }
     }

@@ -14,6 +14,7 @@ use crate::packs::session::Session;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
+use std::fmt::Write;
 use std::path::{Path, PathBuf};
 
 /// Most notes (why games went wrong) and crash groups a summary lists; the rest of the notes are
@@ -495,66 +496,145 @@ pub fn summarize(
 ) -> Summary {
     let players = prog.players().max(decks.len());
     let games = results.len();
-    let mut decks_out: Vec<DeckStats> = decks
-        .iter()
-        .map(|d| DeckStats {
-            path: d.path.clone(),
-            wins: 0,
-            losses: 0,
-            draws: 0,
-            win_rate: 0.0,
-            games_first: 0,
-            wins_first: 0,
-        })
-        .collect();
-    let mut seat_wins = vec![0usize; players];
-    let (mut draws, mut step_limit, mut stuck) = (0, 0, 0);
-    let mut turns: Vec<u32> = Vec::with_capacity(games);
-    #[derive(Default)]
-    struct Acc {
-        played: u64,
-        games_played: u64,
-        wins: u64,
-        actions: BTreeMap<String, u64>,
-    }
-    let mut cards: BTreeMap<u32, Acc> = BTreeMap::new();
-    for d in decks {
-        for c in &d.cards {
-            cards.entry(*c).or_default();
-        }
-    }
-    let mut notes: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut crashes: Vec<Crash> = Vec::new();
-    let mut crashed = 0;
+    let mut tally = Tally::new(decks, players, games);
     for r in results {
-        if let Some(message) = &r.crashed {
-            crashed += 1;
-            let i = match crashes.iter().position(|c| &c.message == message) {
-                Some(i) => i,
-                None => {
-                    crashes.push(Crash {
-                        message: message.clone(),
-                        games: 0,
-                        first: Vec::new(),
-                    });
-                    crashes.len() - 1
-                }
-            };
-            let group = &mut crashes[i];
-            group.games += 1;
-            if group.first.len() < MAX_CRASH_GAMES {
-                let n = decks.len().max(1);
-                group.first.push(CrashedGame {
-                    game: r.game,
-                    seed: r.seed,
-                    decks: (0..n).map(|s| deck_letter((s + r.game) % n)).collect(),
-                });
-            }
-            continue;
+        match &r.crashed {
+            Some(message) => tally.add_crash(r, message, decks.len()),
+            None => tally.add_game(r),
         }
-        turns.push(r.turns);
+    }
+    let finished = (games - tally.crashed) as u64;
+    for d in &mut tally.decks {
+        d.win_rate = rate(d.wins as u64, finished);
+    }
+    let seats = seat_stats(&tally.seat_wins, finished);
+    let (notes, notes_omitted) = note_counts(tally.notes);
+    Summary {
+        game: prog.ruleset.id.clone(),
+        games,
+        seed: config.seed,
+        max_steps: config.max_steps,
+        decks: tally.decks,
+        seats,
+        draws: tally.draws,
+        step_limit: tally.step_limit,
+        stuck: tally.stuck,
+        crashed: tally.crashed,
+        crashes: crash_groups(tally.crashes),
+        turns: turn_stats(&tally.turns),
+        cards: card_stats(prog, decks, tally.cards),
+        notes,
+        notes_omitted,
+    }
+}
+
+/// What [`summarize`] adds up game by game, before the rates and the sorting.
+struct Tally<'r> {
+    decks: Vec<DeckStats>,
+    seat_wins: Vec<usize>,
+    draws: usize,
+    step_limit: usize,
+    stuck: usize,
+    turns: Vec<u32>,
+    /// Per card definition: every card of the decks, and any other card acted with.
+    cards: BTreeMap<u32, CardTally>,
+    /// Per note, the games it came up in.
+    notes: BTreeMap<&'r str, usize>,
+    crashes: Vec<Crash>,
+    crashed: usize,
+}
+
+/// One card's figures while games are added up.
+#[derive(Default)]
+struct CardTally {
+    played: u64,
+    games_played: u64,
+    wins: u64,
+    actions: BTreeMap<String, u64>,
+}
+
+impl<'r> Tally<'r> {
+    /// Nothing counted yet; every card of the decks listed, each deck with zero games.
+    fn new(decks: &[SimDeck], players: usize, games: usize) -> Self {
+        let mut cards: BTreeMap<u32, CardTally> = BTreeMap::new();
+        for d in decks {
+            for c in &d.cards {
+                cards.entry(*c).or_default();
+            }
+        }
+        Tally {
+            decks: decks
+                .iter()
+                .map(|d| DeckStats {
+                    path: d.path.clone(),
+                    wins: 0,
+                    losses: 0,
+                    draws: 0,
+                    win_rate: 0.0,
+                    games_first: 0,
+                    wins_first: 0,
+                })
+                .collect(),
+            seat_wins: vec![0usize; players],
+            draws: 0,
+            step_limit: 0,
+            stuck: 0,
+            turns: Vec::with_capacity(games),
+            cards,
+            notes: BTreeMap::new(),
+            crashes: Vec::new(),
+            crashed: 0,
+        }
+    }
+
+    /// A crashed game: counted in its panic message's group (the first few listed), and in
+    /// no other figure.
+    fn add_crash(&mut self, r: &GameResult, message: &str, deck_count: usize) {
+        self.crashed += 1;
+        let i = match self.crashes.iter().position(|c| c.message == message) {
+            Some(i) => i,
+            None => {
+                self.crashes.push(Crash {
+                    message: message.to_string(),
+                    games: 0,
+                    first: Vec::new(),
+                });
+                self.crashes.len() - 1
+            }
+        };
+        let group = &mut self.crashes[i];
+        group.games += 1;
+        if group.first.len() < MAX_CRASH_GAMES {
+            let n = deck_count.max(1);
+            group.first.push(CrashedGame {
+                game: r.game,
+                seed: r.seed,
+                decks: (0..n).map(|s| deck_letter((s + r.game) % n)).collect(),
+            });
+        }
+    }
+
+    /// A finished game: its length, its outcome by deck and seat, its cards and its notes.
+    fn add_game(&mut self, r: &'r GameResult) {
+        self.turns.push(r.turns);
+        self.add_outcome(r);
+        if r.step_limit {
+            self.step_limit += 1;
+        }
+        if r.stuck {
+            self.stuck += 1;
+        }
+        self.add_actions(r);
+        let distinct: BTreeSet<&str> = r.notes.iter().map(String::as_str).collect();
+        for n in distinct {
+            *self.notes.entry(n).or_default() += 1;
+        }
+    }
+
+    /// Who went first and who won: the decks' and seats' wins, losses and draws.
+    fn add_outcome(&mut self, r: &GameResult) {
         if let Some(&first) = r.decks.first() {
-            if let Some(d) = decks_out.get_mut(first) {
+            if let Some(d) = self.decks.get_mut(first) {
                 d.games_first += 1;
                 if r.winner == Some(0) {
                     d.wins_first += 1;
@@ -563,11 +643,11 @@ pub fn summarize(
         }
         match r.winner {
             Some(w) => {
-                if let Some(s) = seat_wins.get_mut(w as usize) {
+                if let Some(s) = self.seat_wins.get_mut(w as usize) {
                     *s += 1;
                 }
                 for (seat, &d) in r.decks.iter().enumerate() {
-                    if let Some(d) = decks_out.get_mut(d) {
+                    if let Some(d) = self.decks.get_mut(d) {
                         if seat == w as usize {
                             d.wins += 1;
                         } else {
@@ -577,23 +657,21 @@ pub fn summarize(
                 }
             }
             None => {
-                draws += 1;
+                self.draws += 1;
                 for &d in &r.decks {
-                    if let Some(d) = decks_out.get_mut(d) {
+                    if let Some(d) = self.decks.get_mut(d) {
                         d.draws += 1;
                     }
                 }
             }
         }
-        if r.step_limit {
-            step_limit += 1;
-        }
-        if r.stuck {
-            stuck += 1;
-        }
+    }
+
+    /// The actions taken with each card, and the games each card was played in (and won).
+    fn add_actions(&mut self, r: &GameResult) {
         let mut played_here: BTreeSet<(u32, Seat)> = BTreeSet::new();
         for a in &r.actions {
-            let acc = cards.entry(a.card).or_default();
+            let acc = self.cards.entry(a.card).or_default();
             *acc.actions.entry(a.action.clone()).or_default() += 1;
             if a.played {
                 acc.played += 1;
@@ -601,28 +679,29 @@ pub fn summarize(
             }
         }
         for (card, owner) in played_here {
-            let acc = cards.entry(card).or_default();
+            let acc = self.cards.entry(card).or_default();
             acc.games_played += 1;
             if r.winner == Some(owner) {
                 acc.wins += 1;
             }
         }
-        let distinct: BTreeSet<&str> = r.notes.iter().map(String::as_str).collect();
-        for n in distinct {
-            *notes.entry(n).or_default() += 1;
-        }
     }
+}
+
+/// The crash groups, most games first, at most [`MAX_NOTES`] of them.
+fn crash_groups(mut crashes: Vec<Crash>) -> Vec<Crash> {
     crashes.sort_by(|a, b| {
         b.games
             .cmp(&a.games)
             .then_with(|| a.message.cmp(&b.message))
     });
     crashes.truncate(MAX_NOTES);
-    let finished = (games - crashed) as u64;
-    for d in &mut decks_out {
-        d.win_rate = rate(d.wins as u64, finished);
-    }
-    let seats = seat_wins
+    crashes
+}
+
+/// Wins and win rate per seat, over the `finished` games.
+fn seat_stats(seat_wins: &[usize], finished: u64) -> Vec<SeatStats> {
+    seat_wins
         .iter()
         .enumerate()
         .map(|(i, w)| SeatStats {
@@ -630,8 +709,16 @@ pub fn summarize(
             wins: *w,
             win_rate: rate(*w as u64, finished),
         })
-        .collect();
-    let mut cards_out: Vec<CardStats> = cards
+        .collect()
+}
+
+/// Per-card figures, by name then id.
+fn card_stats(
+    prog: &Program,
+    decks: &[SimDeck],
+    cards: BTreeMap<u32, CardTally>,
+) -> Vec<CardStats> {
+    let mut out: Vec<CardStats> = cards
         .into_iter()
         .map(|(def, acc)| {
             let card = prog.cards.get(def as usize);
@@ -651,7 +738,12 @@ pub fn summarize(
             }
         })
         .collect();
-    cards_out.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
+    out.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
+    out
+}
+
+/// The notes, most games first, at most [`MAX_NOTES`] of them, and how many were left out.
+fn note_counts(notes: BTreeMap<&str, usize>) -> (Vec<NoteCount>, usize) {
     let mut notes: Vec<NoteCount> = notes
         .into_iter()
         .map(|(text, games)| NoteCount {
@@ -660,25 +752,9 @@ pub fn summarize(
         })
         .collect();
     notes.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.text.cmp(&b.text)));
-    let notes_omitted = notes.len().saturating_sub(MAX_NOTES);
+    let omitted = notes.len().saturating_sub(MAX_NOTES);
     notes.truncate(MAX_NOTES);
-    Summary {
-        game: prog.ruleset.id.clone(),
-        games,
-        seed: config.seed,
-        max_steps: config.max_steps,
-        decks: decks_out,
-        seats,
-        draws,
-        step_limit,
-        stuck,
-        crashed,
-        crashes,
-        turns: turn_stats(&turns),
-        cards: cards_out,
-        notes,
-        notes_omitted,
-    }
+    (notes, omitted)
 }
 
 fn turn_stats(turns: &[u32]) -> TurnStats {
@@ -719,15 +795,29 @@ impl Summary {
     /// The summary as readable tables, for the terminal. Card names come last on their line
     /// (their display width varies), with the actions taken with the card after them.
     pub fn render(&self) -> String {
-        use std::fmt::Write;
         let mut out = String::new();
-        let letter = deck_letter;
         let _ = writeln!(
             out,
             "{} games of {}, seed {}, at most {} steps each",
             self.games, self.game, self.seed, self.max_steps
         );
         let _ = writeln!(out);
+        self.render_decks(&mut out);
+        let _ = writeln!(out);
+        self.render_outcomes(&mut out);
+        let _ = writeln!(
+            out,
+            "turns: mean {:.1}, median {}, min {}, max {}",
+            self.turns.mean, self.turns.median, self.turns.min, self.turns.max
+        );
+        let _ = writeln!(out);
+        self.render_cards(&mut out);
+        self.render_notes(&mut out);
+        out
+    }
+
+    /// One line per deck: wins, losses, draws, win rate, games won going first.
+    fn render_decks(&self, out: &mut String) {
         let _ = writeln!(
             out,
             "deck   wins  losses  draws   win%   first (won/games)  file"
@@ -736,7 +826,7 @@ impl Summary {
             let _ = writeln!(
                 out,
                 "{:<4} {:>6}  {:>6}  {:>5}  {:>6}  {:>17}  {}",
-                letter(i),
+                deck_letter(i),
                 d.wins,
                 d.losses,
                 d.draws,
@@ -745,7 +835,10 @@ impl Summary {
                 d.path
             );
         }
-        let _ = writeln!(out);
+    }
+
+    /// Wins by seat, draws (and why), and the crashed games grouped by panic message.
+    fn render_outcomes(&self, out: &mut String) {
         let seats: Vec<String> = self
             .seats
             .iter()
@@ -783,14 +876,12 @@ impl Summary {
                 let _ = writeln!(out, "          {}{more}", games.join(", "));
             }
         }
-        let _ = writeln!(
-            out,
-            "turns: mean {:.1}, median {}, min {}, max {}",
-            self.turns.mean, self.turns.median, self.turns.min, self.turns.max
-        );
-        let _ = writeln!(out);
+    }
+
+    /// One line per card: copies per deck, plays, games played, win rate, name and actions.
+    fn render_cards(&self, out: &mut String) {
         let copies_head: Vec<String> = (0..self.decks.len())
-            .map(|i| format!("{:>3}", letter(i)))
+            .map(|i| format!("{:>3}", deck_letter(i)))
             .collect();
         let _ = writeln!(out, "{}  played  games   win%  card", copies_head.join(""));
         for c in &self.cards {
@@ -814,16 +905,20 @@ impl Summary {
                 }
             );
         }
-        if !self.notes.is_empty() {
-            let _ = writeln!(out);
-            let _ = writeln!(out, "notes (games):");
-            for n in &self.notes {
-                let _ = writeln!(out, "  {:>6}  {}", n.games, n.text);
-            }
-            if self.notes_omitted > 0 {
-                let _ = writeln!(out, "  … and {} more", self.notes_omitted);
-            }
+    }
+
+    /// The engine's notes with the games they came up in, when there are any.
+    fn render_notes(&self, out: &mut String) {
+        if self.notes.is_empty() {
+            return;
         }
-        out
+        let _ = writeln!(out);
+        let _ = writeln!(out, "notes (games):");
+        for n in &self.notes {
+            let _ = writeln!(out, "  {:>6}  {}", n.games, n.text);
+        }
+        if self.notes_omitted > 0 {
+            let _ = writeln!(out, "  … and {} more", self.notes_omitted);
+        }
     }
 }

@@ -188,6 +188,7 @@ fn pair_part(s: &str) -> PairPart {
     }
 }
 
+/// One operand: a literal, a word, a name, a call, a choice, or a parenthesized expression.
 fn primary(b: &mut Builder, pair: P) -> Expr {
     let span = b.span(&pair);
     let kind = match pair.as_rule() {
@@ -198,24 +199,7 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         }
         // `expr_zone` has the shape of `expr_postfix`: a base, then member accesses.
         Rule::expr_zone => return postfix(b, pair),
-        Rule::pair => {
-            let s = pair.as_str();
-            let (a, c) = s.split_once('/').unwrap_or((s, "_"));
-            for part in [a, c] {
-                if part.trim_start_matches(['+', '-']).parse::<i64>().is_err()
-                    && !matches!(part, "_" | "±0")
-                {
-                    b.error(Diagnostic::error(
-                        codes::PARSE_INTEGER_TOO_LARGE,
-                        b.file,
-                        span,
-                        "integer too large",
-                        "does not fit in 64 bits",
-                    ));
-                }
-            }
-            ExprKind::Pair(pair_part(a), pair_part(c))
-        }
+        Rule::pair => pair_lit(b, pair.as_str(), span),
         Rule::integer => ExprKind::Int(b.integer(pair)),
         Rule::string => ExprKind::Str(b.string(pair).value),
         Rule::bool_lit => ExprKind::Bool(pair.as_str().starts_with('t')),
@@ -225,76 +209,95 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         Rule::opponent_kw => ExprKind::Opponent,
         Rule::each_kw => ExprKind::Each,
         Rule::ident => ExprKind::Name(b.ident(pair)),
-        Rule::ident_led => {
-            let mut it = pair.into_inner();
-            let name = b.ident(it.next().expect("grammar: name"));
-            match it.next() {
-                None => ExprKind::Name(name),
-                Some(tail) if tail.as_rule() == Rule::typed_tail => {
-                    let z = build(b, children(tail).next().expect("grammar: zone"));
-                    ExprKind::Typed(name, Box::new(z))
-                }
-                Some(args) => ExprKind::Call(name, children(args).map(|x| b.arg(x)).collect()),
-            }
-        }
+        Rule::ident_led => ident_led(b, pair),
         Rule::list_lit => ExprKind::List(children(pair).map(|e| build(b, e)).collect()),
         Rule::call_expr => {
             let mut it = children(pair);
             let name = b.ident(it.next().expect("grammar: callee"));
-            let args = it
-                .next()
-                .map(|a| children(a).map(|x| b.arg(x)).collect())
-                .unwrap_or_default();
-            ExprKind::Call(name, args)
+            ExprKind::Call(name, b.call_args(it.next()))
         }
         Rule::declare_expr => {
             ExprKind::Declare(b.ident(children(pair).next().expect("grammar: declared")))
         }
-        Rule::top_expr => {
-            let mut it = children(pair);
-            let top = it.next().expect("grammar: top").as_rule() == Rule::top_kw;
-            let n = build(b, it.next().expect("grammar: count"));
-            let z = build(b, it.next().expect("grammar: zone"));
-            ExprKind::TopOf(top, Box::new(n), Box::new(z))
-        }
-        Rule::choice_expr => {
-            let mut kind = ChoiceKind::Choose;
-            let mut who = None;
-            let mut quantity = Quantity::Any;
-            let mut from = None;
-            for p in children(pair) {
-                match p.as_rule() {
-                    Rule::target_kw => kind = ChoiceKind::Target,
-                    Rule::choose_kw => kind = ChoiceKind::Choose,
-                    Rule::search_kw => kind = ChoiceKind::Search,
-                    Rule::who => {
-                        who = Some(Box::new(build(
-                            b,
-                            children(p).next().expect("grammar: who"),
-                        )))
-                    }
-                    Rule::quantity => {
-                        let q = p.into_inner().next().expect("grammar: quantity");
-                        quantity = match q.as_rule() {
-                            Rule::up_to => Quantity::UpTo(Box::new(build(
-                                b,
-                                children(q).next().expect("grammar: n"),
-                            ))),
-                            Rule::any_number => Quantity::Any,
-                            _ => Quantity::Exactly(Box::new(build(b, q))),
-                        };
-                    }
-                    _ => from = Some(Box::new(build(b, p))),
-                }
-            }
-            ExprKind::Choice {
-                kind,
-                who,
-                quantity,
-                from: from.expect("grammar: choice source"),
-            }
-        }
+        Rule::top_expr => top_expr(b, pair),
+        Rule::choice_expr => choice_expr(b, pair),
         other => unreachable!("grammar: unexpected primary {other:?}"),
     };
     Expr { kind, span }
+}
+
+/// `a/b`: a pair of signed values or `_`; a part too large for 64 bits is reported.
+fn pair_lit(b: &mut Builder, s: &str, span: Span) -> ExprKind {
+    let (a, c) = s.split_once('/').unwrap_or((s, "_"));
+    for part in [a, c] {
+        if part.trim_start_matches(['+', '-']).parse::<i64>().is_err()
+            && !matches!(part, "_" | "±0")
+        {
+            b.error(Diagnostic::error(
+                codes::PARSE_INTEGER_TOO_LARGE,
+                b.file,
+                span,
+                "integer too large",
+                "does not fit in 64 bits",
+            ));
+        }
+    }
+    ExprKind::Pair(pair_part(a), pair_part(c))
+}
+
+/// A name, maybe followed by a typed zone (`name in zone`) or call arguments.
+fn ident_led(b: &mut Builder, pair: P) -> ExprKind {
+    let mut it = pair.into_inner();
+    let name = b.ident(it.next().expect("grammar: name"));
+    match it.next() {
+        None => ExprKind::Name(name),
+        Some(tail) if tail.as_rule() == Rule::typed_tail => {
+            let z = build(b, children(tail).next().expect("grammar: zone"));
+            ExprKind::Typed(name, Box::new(z))
+        }
+        Some(args) => ExprKind::Call(name, children(args).map(|x| b.arg(x)).collect()),
+    }
+}
+
+/// `top n of zone` / `bottom n of zone`.
+fn top_expr(b: &mut Builder, pair: P) -> ExprKind {
+    let mut it = children(pair);
+    let top = it.next().expect("grammar: top").as_rule() == Rule::top_kw;
+    let n = build(b, it.next().expect("grammar: count"));
+    let z = build(b, it.next().expect("grammar: zone"));
+    ExprKind::TopOf(top, Box::new(n), Box::new(z))
+}
+
+/// `target|choose|search (who) quantity from`: a choice a player makes.
+fn choice_expr(b: &mut Builder, pair: P) -> ExprKind {
+    let mut kind = ChoiceKind::Choose;
+    let mut who = None;
+    let mut quantity = Quantity::Any;
+    let mut from = None;
+    for p in children(pair) {
+        match p.as_rule() {
+            Rule::target_kw => kind = ChoiceKind::Target,
+            Rule::choose_kw => kind = ChoiceKind::Choose,
+            Rule::search_kw => kind = ChoiceKind::Search,
+            Rule::who => who = Some(Box::new(b.inner_expr(p))),
+            Rule::quantity => quantity = quantity_of(b, p),
+            _ => from = Some(Box::new(build(b, p))),
+        }
+    }
+    ExprKind::Choice {
+        kind,
+        who,
+        quantity,
+        from: from.expect("grammar: choice source"),
+    }
+}
+
+/// A choice's quantity: `up to n`, `any number`, or exactly `n`.
+fn quantity_of(b: &mut Builder, p: P) -> Quantity {
+    let q = p.into_inner().next().expect("grammar: quantity");
+    match q.as_rule() {
+        Rule::up_to => Quantity::UpTo(Box::new(build(b, children(q).next().expect("grammar: n")))),
+        Rule::any_number => Quantity::Any,
+        _ => Quantity::Exactly(Box::new(build(b, q))),
+    }
 }

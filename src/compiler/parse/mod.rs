@@ -3,7 +3,45 @@
 //! `lex::split` cuts a file into top-level items; each item is parsed on its
 //! own by the pest grammar (`grammar/fuda.pest`), so a syntax error in one card
 //! does not hide the errors of the next. The pest tree is then turned into the
-//! AST of `crate::compiler::ast` (`build.rs`, expressions in `expr.rs`).
+//! AST of `crate::compiler::ast` (`build.rs`; declarations in `build/decl.rs`,
+//! statements in `build/stmt.rs`, expressions in `expr.rs`), and pest's errors into
+//! diagnostics (`errors.rs`).
+//!
+//! # Naming conventions
+//!
+//! - **`Rule`** is the enum pest derives from the grammar: one variant per rule, named as the
+//!   rule is (`Rule::zone_decl`, `Rule::move_stmt`). Rules named `kw_*` are keyword tokens.
+//! - **A pair** (`Pair<Rule>`, written `P<'i>` in the builder) is one matched rule with its text
+//!   and its child pairs. `build::children(pair)` gives the significant children: `kw_*` pairs
+//!   are skipped, so code reads the parts a rule names (`ident`, `expr`, `block`…) in order.
+//!   `Parts` is those children collected into a peekable iterator, which the methods for
+//!   declarations and statements take.
+//! - **`Builder`** walks the pairs of one item and builds its AST; it carries the file, the
+//!   item's byte offset, the diagnostics, the block depth, and whether the item failed.
+//! - **`ParsedItem`** is what [`parse_file`] returns: one built `ast::Item` with the span of its
+//!   source. An item with any diagnostic is left out.
+//! - **Builder methods are named after the grammar rule they build**: `zone_decl` builds a
+//!   `zone_decl` pair, `if_stmt` an `if_stmt`, `choice_expr` a `choice_expr`, `item_card` an
+//!   `item_card`. `decl` and `stmt` are the dispatchers: one short `match` on the rule, whose
+//!   arms call those methods (grouped by family, one-part rules built in the arm itself). A
+//!   method for a shape several rules share is named after the shape: `signature` (the
+//!   `name (params) "label"` head of keywords, events, verbs and procedures), `named_from`
+//!   (`name "label"`), `keyword_change` (what `grant` and `remove` share), `mapped_decl`,
+//!   `proc_decl`; a list of one rule's pairs is named in the plural (`norm_rules`, `deck_rules`),
+//!   and a suffix names what a method builds where the bare rule name would mislead (`pair_lit`
+//!   for the `pair` literal, `quantity_of` for a choice's `quantity`). Expressions are free functions in `expr.rs` taking the builder (`build`,
+//!   `postfix`, `primary`, `choice_expr`…).
+//! - **Small readers**: `ident`, `string`, `integer` read a leaf; `expr`, `block` build one
+//!   child; `inner_expr` builds the one expression a wrapper pair holds (`(who)`, `if cond`);
+//!   `next_expr` and `next_block` build the next of a statement's `Parts`; `call_args` the
+//!   `(args)` of a call, empty when absent.
+//! - **`expect("grammar: …")`** marks a shape the grammar guarantees (a rule that always has
+//!   that child), so it never fails on any input; the text names the part expected. Anything
+//!   that input can get wrong is a diagnostic through `Builder::error`, never a panic.
+//!   `unreachable!("grammar: …")` is the same promise for a rule a dispatcher cannot receive.
+//! - **Spans** are taken with `Builder::span(&pair)`: the pair's bytes shifted by the item's
+//!   offset into the file, without the trailing whitespace and comments pest may leave inside
+//!   it. A node's span is taken before its pair is consumed by `into_inner`/`children`.
 
 mod build;
 mod errors;
