@@ -72,15 +72,10 @@ impl<'p> Game<'p> {
             Expr::HasAttribute { card, attribute } => self.card_test(card, |g, c| {
                 g.any_ability(c, |a| a.attributes.contains(attribute))
             })?,
-            Expr::FaceIs { card, face } => self.card_test(card, |g, c| {
-                g.state.cards[c as usize].face_up == (*face == ir::Face::Up)
-            })?,
-            Expr::InState { card, state } => self.card_test(card, |g, c| {
-                g.prog
-                    .state_index
-                    .get(state)
-                    .is_some_and(|s| g.state.in_state(c, *s))
-            })?,
+            Expr::FaceIs { card, face } => self.card_test(card, |g, c| g.face_is(c, *face))?,
+            Expr::InState { card, state } => {
+                self.card_test(card, |g, c| g.in_state_named(c, state))?
+            }
             Expr::OfType { card, card_type } => {
                 self.card_test(card, |g, c| g.of_type(c, card_type))?
             }
@@ -205,6 +200,19 @@ impl<'p> Game<'p> {
     fn has_keyword(&mut self, c: CardId, keyword: &Id) -> bool {
         let k = self.prog.keyword_index.get(keyword).copied();
         k.is_some_and(|k| self.keyword_args(c, k).is_some())
+    }
+
+    /// Whether a card shows a face.
+    fn face_is(&self, c: CardId, face: ir::Face) -> bool {
+        self.state.cards[c as usize].face_up == (face == ir::Face::Up)
+    }
+
+    /// Whether a card is in a state, by id (a state the game lacks: no).
+    fn in_state_named(&self, c: CardId, state: &Id) -> bool {
+        self.prog
+            .state_index
+            .get(state)
+            .is_some_and(|s| self.state.in_state(c, *s))
     }
 
     /// Whether one of a card's working abilities passes a test.
