@@ -469,6 +469,7 @@ fn prepared_game<'p>(prog: &'p Program, t: &Table) -> Game<'p> {
     )
 }
 
+#[allow(clippy::too_many_lines)] // the eight reference effects, each written out twice
 fn effects(prog: &Program, t: &Table) -> Vec<Effect> {
     use names::*;
     let id = |n: &str| t.ids[n];

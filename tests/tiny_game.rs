@@ -338,3 +338,48 @@ fn two_triggers_of_one_player_both_resolve() {
     );
     assert!(game.notes.is_empty(), "{:?}", game.notes);
 }
+
+/// The engine refuses IR beyond its fixed-size integers (`ir::MAX_*`), whatever produced it:
+/// the checker reports such a ruleset first (`tests/errors/ruleset_too_many_*.fuda`), and an IR
+/// that skipped the checker is an error from `Program::new`, never a wrapped index or a shift
+/// that overflows.
+#[test]
+fn the_program_refuses_ir_beyond_the_engine_capacities() {
+    use fuda::engine::Program;
+    use fuda::ir::{self, Labelled, StateGroup};
+    let mut session = fuda::packs::Session::new();
+    session.check_path(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(PACK));
+    session.finish();
+    let pack = session.packs.last().expect("the tiny pack").pack.clone();
+    assert!(Program::new(&[&pack]).is_ok());
+    fn flag(i: usize) -> Labelled {
+        Labelled {
+            id: format!("tiny:flag{i}"),
+            label: None,
+        }
+    }
+    type Grow = fn(&mut ir::Ruleset);
+    let beyond: [(&str, Grow); 3] = [
+        ("states", |r| {
+            r.states
+                .extend((0..ir::MAX_STATE_VALUES).map(|i| StateGroup {
+                    name: flag(i),
+                    members: Vec::new(),
+                }))
+        }),
+        ("players", |r| r.players = ir::MAX_PLAYERS as u32 + 1),
+        ("phases", |r| {
+            r.phases
+                .extend((0..=ir::MAX_INDEXED_DECLARATIONS).map(flag))
+        }),
+    ];
+    for (what, grow) in beyond {
+        let mut p = pack.clone();
+        grow(p.ruleset.as_mut().expect("the tiny ruleset"));
+        let err = Program::new(&[&p]).err();
+        assert!(
+            err.as_deref().is_some_and(|e| e.contains(what)),
+            "{what}: {err:?}"
+        );
+    }
+}

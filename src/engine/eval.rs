@@ -4,6 +4,15 @@
 //! [`Game::eval`] dispatches; the expression families — a card's characteristics, tests on a
 //! card, card sets and choices (`choice.rs`), arithmetic — each have their own methods.
 
+// Card values flow through this module: every operation on them is checked or saturating
+// (docs/engine.md, "Arithmetic"), and these lints keep it so.
+#![warn(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 mod choice;
 
 use super::agent::Request;
@@ -23,7 +32,7 @@ impl<'p> Game<'p> {
             Expr::It => self.its.last().map_or(Value::Absent, |c| Value::Card(*c)),
             Expr::You => Value::Player(self.ctx().you),
             Expr::Opponent => Value::Player(self.opponent_of(self.ctx().you)),
-            Expr::EachPlayer => Value::Players((0..self.prog.players() as Seat).collect()),
+            Expr::EachPlayer => Value::Players(self.prog.seats().collect()),
             Expr::TurnNumber => Value::Int(i64::from(self.state.turn)),
             Expr::Var(name) => self.var(name),
             Expr::EventParam(name) => self.event_param(name),
@@ -158,7 +167,7 @@ impl<'p> Game<'p> {
         let owners = match owner {
             None => {
                 if self.prog.ruleset.zones[z as usize].bare_means_every {
-                    (0..self.prog.players() as Seat).collect()
+                    self.prog.seats().collect()
                 } else {
                     vec![self.ctx().you]
                 }
@@ -322,8 +331,9 @@ impl<'p> Game<'p> {
 
     /// The next player after `p`.
     pub(super) fn opponent_of(&self, p: Seat) -> Seat {
-        let n = self.prog.players() as Seat;
-        (p + 1) % n.max(1)
+        p.saturating_add(1)
+            .checked_rem(self.prog.seats().end)
+            .unwrap_or(0)
     }
 
     /// A binary operator: `and`/`or` short-circuit; comparisons and arithmetic on numbers.
@@ -355,7 +365,12 @@ impl<'p> Game<'p> {
                     Op::Sub => Value::Int(a.saturating_sub(b)),
                     Op::Mul => Value::Int(a.saturating_mul(b)),
                     // saturating like the others: i64::MIN / -1 reads as i64::MAX; / 0 gives 0
-                    Op::Div => Value::Int(if b == 0 { 0 } else { a.saturating_div(b) }),
+                    // `i64::MIN / -1` saturates; dividing by zero gives 0.
+                    Op::Div => Value::Int(match a.checked_div(b) {
+                        Some(q) => q,
+                        None if b == 0 => 0,
+                        None => i64::MAX,
+                    }),
                     _ => Value::Absent,
                 },
                 (Value::Absent, _) | (_, Value::Absent) => match op {

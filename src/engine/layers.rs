@@ -3,6 +3,15 @@
 //! are read again whenever the game changes (a generation counter), and the results are cached
 //! until the next change.
 
+// Card values flow through this module: every operation on them is checked or saturating
+// (docs/engine.md, "Arithmetic"), and these lints keep it so.
+#![warn(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use super::agent::Request;
 use super::exec::show;
 use super::program::Program;
@@ -37,7 +46,7 @@ impl<'p> Game<'p> {
         }
         self.deriving = true;
         let mut mods = Vec::new();
-        for c in 0..self.state.cards.len() as CardId {
+        for c in 0..CardId::try_from(self.state.cards.len()).unwrap_or(CardId::MAX) {
             let zone = self.state.cards[c as usize].zone.zone;
             let def = self.state.cards[c as usize].def as usize;
             // which of its abilities work where it is, abilities_in says

@@ -116,8 +116,9 @@ impl Program {
             return Err("no pack holds a ruleset".into());
         };
         let cards: Vec<ir::Card> = packs.iter().flat_map(|p| p.cards.iter().cloned()).collect();
+        check_capacities(&ruleset, &cards)?;
         let zones = index(ruleset.zones.iter().map(|z| &z.name.id));
-        let states = state_infos(&ruleset)?;
+        let states = state_infos(&ruleset);
         let stats = stat_infos(&ruleset);
         let event_index = index(ruleset.events.iter().map(|e| &e.name.id));
         let unnegatable = attributes_meaning(&ruleset, ir::AttributeSemantics::Unnegatable);
@@ -167,6 +168,11 @@ impl Program {
         self.ruleset.players.max(1) as usize
     }
 
+    /// Every seat, in turn order (at most [`ir::MAX_PLAYERS`], so each fits a [`Seat`](super::state::Seat)).
+    pub fn seats(&self) -> std::ops::Range<super::state::Seat> {
+        0..super::state::Seat::try_from(self.players()).unwrap_or(super::state::Seat::MAX)
+    }
+
     /// The ability a reference points at.
     pub fn ability(&self, r: AbilityRef) -> &ir::Ability {
         &self.cards[r.0 as usize].abilities[r.1 as usize]
@@ -213,13 +219,60 @@ fn index<'a>(ids: impl Iterator<Item = &'a Id>) -> HashMap<Id, u16> {
         .collect()
 }
 
-/// The states, group members in order (a group's other members as each one's mask); at most
-/// 64, counted before any mask is made.
-fn state_infos(ruleset: &ir::Ruleset) -> Result<Vec<StateInfo>, String> {
-    let total: usize = ruleset.states.iter().map(|g| g.members.len().max(1)).sum();
-    if total > 64 {
-        return Err("a ruleset may declare at most 64 states".into());
+/// What the engine's fixed-size integers hold (the `ir::MAX_*` capacities): the compiler
+/// reports a ruleset or card beyond them, so only IR that did not come from a clean check gets
+/// here — and then it is an error, never a wrapped index or an overflowing shift.
+fn check_capacities(ruleset: &ir::Ruleset, cards: &[ir::Card]) -> Result<(), String> {
+    let players = ruleset.players as usize;
+    if players > ir::MAX_PLAYERS {
+        return Err(format!(
+            "a ruleset may seat at most {} players, not {players}",
+            ir::MAX_PLAYERS
+        ));
     }
+    let states: usize = ruleset.states.iter().map(|g| g.members.len().max(1)).sum();
+    if states > ir::MAX_STATE_VALUES {
+        return Err(format!(
+            "a ruleset may declare at most {} states",
+            ir::MAX_STATE_VALUES
+        ));
+    }
+    let indexed = [
+        ("zones", ruleset.zones.len()),
+        ("stats", ruleset.stats.len()),
+        ("layers", ruleset.layers.len()),
+        ("counters", ruleset.counters.len()),
+        ("keywords", ruleset.keywords.len()),
+        ("events", ruleset.events.len()),
+        ("moments", ruleset.moments.len()),
+        ("phases", ruleset.phases.len()),
+        ("actions", ruleset.actions.len()),
+    ];
+    if let Some((kind, n)) = indexed
+        .iter()
+        .find(|(_, n)| *n > ir::MAX_INDEXED_DECLARATIONS)
+    {
+        return Err(format!(
+            "a ruleset may declare at most {} {kind}, not {n}",
+            ir::MAX_INDEXED_DECLARATIONS
+        ));
+    }
+    if let Some(c) = cards
+        .iter()
+        .find(|c| c.abilities.len() > ir::MAX_ABILITIES_PER_CARD)
+    {
+        return Err(format!(
+            "card `{}` has more than {} abilities",
+            c.id,
+            ir::MAX_ABILITIES_PER_CARD
+        ));
+    }
+    Ok(())
+}
+
+/// The states, group members in order (a group's other members as each one's mask); within
+/// [`ir::MAX_STATE_VALUES`] (checked first), so every shift fits the `u64` mask.
+fn state_infos(ruleset: &ir::Ruleset) -> Vec<StateInfo> {
     let mut states = Vec::new();
     for g in &ruleset.states {
         if g.members.is_empty() {
@@ -238,7 +291,7 @@ fn state_infos(ruleset: &ir::Ruleset) -> Result<Vec<StateInfo>, String> {
             }
         }
     }
-    Ok(states)
+    states
 }
 
 /// The first member of each exclusive state group, as bits (states counted as

@@ -1,6 +1,15 @@
 //! Statements that change values: stat changes, `grant` and `remove` (modifiers), counters,
 //! and negation.
 
+// Card values flow through this module: every operation on them is checked or saturating
+// (docs/engine.md, "Arithmetic"), and these lints keep it so.
+#![warn(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
 use crate::engine::state::{ModKind, Value};
@@ -58,12 +67,12 @@ impl<'p> Game<'p> {
         match &who {
             Value::Player(p) => {
                 let now = apply(&mut self.state.players[*p as usize].counters[k]);
-                touched.push((format!("p{}", p + 1), now));
+                touched.push((format!("p{}", p.saturating_add(1)), now));
             }
             Value::Players(ps) => {
                 for p in ps {
                     let now = apply(&mut self.state.players[*p as usize].counters[k]);
-                    touched.push((format!("p{}", p + 1), now));
+                    touched.push((format!("p{}", p.saturating_add(1)), now));
                 }
             }
             other => {
