@@ -12,12 +12,7 @@ use std::path::{Path, PathBuf};
 #[test]
 fn every_scenario_passes() {
     let suite = runner::run_paths(&[PathBuf::from("cards"), PathBuf::from("tests")]);
-    let rendered: Vec<String> = suite
-        .session
-        .diags
-        .iter()
-        .map(|d| diagnostic::render(d, &suite.session.sources, RenderOptions::plain()))
-        .collect();
+    let rendered = rendered_diagnostics(&suite);
     assert!(rendered.is_empty(), "diagnostics:\n{}", rendered.join("\n"));
     assert!(
         suite.reports.len() >= 10,
@@ -67,12 +62,7 @@ fn every_known_gap_still_fails() {
         .collect();
     gaps.sort();
     let suite = runner::run_paths(&gaps);
-    let rendered: Vec<String> = suite
-        .session
-        .diags
-        .iter()
-        .map(|d| diagnostic::render(d, &suite.session.sources, RenderOptions::plain()))
-        .collect();
+    let rendered = rendered_diagnostics(&suite);
     assert!(rendered.is_empty(), "diagnostics:\n{}", rendered.join("\n"));
     assert_eq!(suite.reports.len(), gaps.len(), "every known gap runs");
     for (path, r) in &suite.reports {
@@ -120,12 +110,7 @@ fn every_scenario_log_matches_its_snapshot() {
 #[test]
 fn unknown_names_are_diagnostics() {
     let suite = runner::run_paths(&[PathBuf::from("tests/errors/run/unknown-names.toml")]);
-    let text: Vec<String> = suite
-        .session
-        .diags
-        .iter()
-        .map(|d| diagnostic::render(d, &suite.session.sources, RenderOptions::plain()))
-        .collect();
+    let text = rendered_diagnostics(&suite);
     assert_eq!(suite.failed(), 1);
     insta::with_settings!({ snapshot_path => "snapshots/run", prepend_module_to_snapshot => false }, {
         insta::assert_snapshot!("unknown-names", text.join("\n"));
@@ -245,4 +230,14 @@ fn altering_the_cited_rules_fails_their_scenarios() {
         let _ = std::fs::remove_dir_all(&dir);
         assert!(!report.passed(), "mutation `{tag}` left {scenario} passing");
     }
+}
+
+/// Every diagnostic a suite's session reported, rendered as the CLI prints them.
+fn rendered_diagnostics(suite: &runner::Suite) -> Vec<String> {
+    suite
+        .session
+        .diags
+        .iter()
+        .map(|d| diagnostic::render(d, &suite.session.sources, RenderOptions::plain()))
+        .collect()
 }
