@@ -122,7 +122,7 @@ impl RandomAgent {
     /// change the shuffles or the other seat's choices).
     pub fn new(seed: u64, seat: Seat) -> Self {
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
-        rng.set_stream(1 + seat as u64);
+        rng.set_stream(u64::from(seat).saturating_add(1));
         RandomAgent { rng }
     }
 }

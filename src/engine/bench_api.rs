@@ -10,6 +10,7 @@
 use super::agent::{Answer, Request};
 use super::state::{CardId, Seat};
 use super::{EventData, Frame, Game};
+use crate::engine::state::index16;
 
 /// Triggered abilities [`Game::run_event`] resolves at most (a guard against trigger loops).
 const MAX_TRIGGERS: usize = 1_000;
@@ -32,7 +33,7 @@ impl<'p> Game<'p> {
     ) -> Result<(), Request> {
         let def = self.state.cards[card as usize].def;
         let prog = self.prog;
-        let aref = (def, ability as u16);
+        let aref = (def, index16(ability));
         let body = &prog.ability(aref).effect;
         let you = self.state.cards[card as usize].controller;
         let saved = std::mem::take(&mut self.frames);
@@ -67,7 +68,7 @@ impl<'p> Game<'p> {
         let mut r = Ok(());
         while !self.pending.is_empty() && resolved < MAX_TRIGGERS && r.is_ok() {
             let p = self.pending.remove(0);
-            resolved += 1;
+            resolved = resolved.saturating_add(1);
             r = self
                 .resolve_trigger(p)
                 .and_then(|()| self.run_frames(&mut script));
@@ -93,7 +94,7 @@ impl<'p> Game<'p> {
         self.answers.clear();
         self.answer_pos = 0;
         while !self.frames.is_empty() && self.state.outcome.is_none() {
-            self.steps += 1;
+            self.steps = self.steps.saturating_add(1);
             match self.advance() {
                 Ok(()) => {
                     self.answers.clear();

@@ -16,6 +16,7 @@ use super::agent::Request;
 use super::program::Program;
 use super::state::{Alias, CardId, Outcome, Seat, Until, Value, ZoneKey};
 use super::{Frame, Game};
+use crate::engine::state::shown;
 use crate::ir::{self, Duration, Stmt};
 
 impl<'p> Game<'p> {
@@ -183,7 +184,7 @@ impl<'p> Game<'p> {
 
     /// Marks the game changed (computed characteristics are read again).
     pub(super) fn changed(&mut self) {
-        self.state.generation += 1;
+        self.state.generation = self.state.generation.saturating_add(1);
     }
 
     /// Forgets what players learned of a zone's hidden cards (after a shuffle).
@@ -229,11 +230,11 @@ pub(super) fn show(v: &Value) -> String {
 fn show_card(g: &Game<'_>, v: &Value) -> String {
     match v {
         Value::Card(c) => g.card_name(*c),
-        Value::Player(p) => format!("p{}", p + 1),
+        Value::Player(p) => format!("p{}", shown(*p)),
         Value::Zone(z, o) => format!(
             "{}{}",
             o.first()
-                .map(|p| format!("p{}'s ", p + 1))
+                .map(|p| format!("p{}'s ", shown(*p)))
                 .unwrap_or_default(),
             Program::short(&g.prog.ruleset.zones[*z as usize].name.id)
         ),

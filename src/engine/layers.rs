@@ -3,15 +3,6 @@
 //! are read again whenever the game changes (a generation counter), and the results are cached
 //! until the next change.
 
-// Card values flow through this module: every operation on them is checked or saturating
-// (docs/engine.md, "Arithmetic"), and these lints keep it so.
-#![warn(
-    clippy::arithmetic_side_effects,
-    clippy::cast_possible_truncation,
-    clippy::cast_possible_wrap,
-    clippy::cast_sign_loss
-)]
-
 use super::agent::Request;
 use super::exec::show;
 use super::program::Program;

@@ -9,6 +9,17 @@
 //! start once the answer is known, replaying the answers it already got; expressions change
 //! nothing, so the replay is exact.
 
+// Card values from strangers reach the engine: every operation on them is checked or saturating
+// (docs/engine.md, "Arithmetic"), indices and seats stay within the `ir::MAX_*` capacities, and
+// these lints keep both so: no unchecked arithmetic, no cast that may truncate, wrap or lose a
+// sign without saying why it cannot.
+#![warn(
+    clippy::arithmetic_side_effects,
+    clippy::cast_possible_truncation,
+    clippy::cast_possible_wrap,
+    clippy::cast_sign_loss
+)]
+
 pub mod agent;
 pub mod bench_api;
 mod eval;
@@ -31,6 +42,7 @@ pub use program::Program;
 pub use state::{CardId, Outcome, Seat, State, Value, ZoneKey};
 pub use view::PlayerView;
 
+use crate::engine::state::{card_id, everyone, index16, next_seat, seat, shown};
 use crate::ir::{self, Stmt, WindowEntry};
 use program::AbilityRef;
 use rand::seq::SliceRandom;
@@ -260,17 +272,17 @@ impl<'p> Game<'p> {
                 .zones
                 .iter()
                 .position(|z| z.ordered && z.per_player)
-                .unwrap_or(0) as u16
+                .map_or(0, index16)
         });
         let mut placements = Vec::new();
-        for (seat, deck) in decks.iter().enumerate() {
+        for (i, deck) in decks.iter().enumerate() {
             for def in deck {
                 placements.push(Placement {
                     def: *def,
-                    owner: seat as Seat,
+                    owner: seat(i),
                     zone: ZoneKey {
                         zone,
-                        owner: seat as Seat,
+                        owner: seat(i),
                     },
                     states: Vec::new(),
                     counters: Vec::new(),
@@ -356,7 +368,7 @@ impl<'p> Game<'p> {
     /// A player concedes (12.7: at any time, before any process, always accepted).
     pub fn concede(&mut self, seat: Seat) {
         if (seat as usize) < self.state.players.len() && self.state.outcome.is_none() {
-            self.log_line("choice", format!("p{} concedes", seat + 1));
+            self.log_line("choice", format!("p{} concedes", shown(seat)));
             self.state.players[seat as usize].lost = true;
             self.settle();
         }
@@ -377,7 +389,7 @@ impl<'p> Game<'p> {
                 format!(
                     "{}(p{}, {v})",
                     Program::short(&self.prog.ruleset.events[ev as usize].name.id),
-                    p + 1
+                    shown(p)
                 ),
             );
             self.emit(EventData { event: ev, args }, None);
@@ -431,7 +443,7 @@ impl<'p> Game<'p> {
                 self.frames.clear();
                 return None;
             }
-            self.steps += 1;
+            self.steps = self.steps.saturating_add(1);
             if self.steps > self.max_steps {
                 let cards = self.loop_cards();
                 self.note(format!(
@@ -479,7 +491,8 @@ impl<'p> Game<'p> {
         while let Some(req) = self.step() {
             let seat = req.player as usize;
             let view = PlayerView::new(self, req.player);
-            let a = agent::decide_or_first_legal(agents[seat % agents.len()].as_mut(), &view, &req);
+            let k = seat.checked_rem(agents.len()).unwrap_or(0);
+            let a = agent::decide_or_first_legal(agents[k].as_mut(), &view, &req);
             self.answer(&req, a);
         }
         self.state.outcome.clone().unwrap_or(Outcome::Draw)
@@ -524,7 +537,7 @@ impl<'p> Game<'p> {
                 let v = items[*idx].clone();
                 let var = *var;
                 let body = *body;
-                *idx += 1;
+                *idx = idx.saturating_add(1);
                 self.vars.push((var, v));
                 self.frames.push(self.block(body));
                 Ok(())
@@ -534,7 +547,7 @@ impl<'p> Game<'p> {
                     self.frames.pop();
                     return Ok(());
                 }
-                *left -= 1;
+                *left = left.saturating_sub(1);
                 let body = *body;
                 self.frames.push(self.block(body));
                 Ok(())
@@ -598,7 +611,7 @@ impl<'p> Game<'p> {
             self.emit_declarations();
         }
         if let Some(Frame::Block { pc, .. }) = self.frames.last_mut() {
-            *pc += 1;
+            *pc = pc.saturating_add(1);
         }
         self.frames.extend(pushed);
         Ok(())
@@ -640,14 +653,14 @@ impl<'p> Game<'p> {
         } else {
             let mut next = self.state.active as usize;
             for _ in 0..n {
-                next = (next + 1) % n;
+                next = next_seat(next, n);
                 if !self.state.players[next].lost {
                     break;
                 }
             }
-            self.state.active = next as Seat;
+            self.state.active = seat(next);
         }
-        self.state.turn += 1;
+        self.state.turn = self.state.turn.saturating_add(1);
         self.state.uses.retain(|u| u.4 != "turn");
         self.note_turn();
         let you = self.state.active;
@@ -663,7 +676,7 @@ impl<'p> Game<'p> {
 
     fn note_turn(&mut self) {
         let t = self.state.turn;
-        self.log_line("turn", format!("turn {t}: p{}", self.state.active + 1));
+        self.log_line("turn", format!("turn {t}: p{}", shown(self.state.active)));
     }
 
     fn push_ctx(
@@ -761,7 +774,7 @@ impl<'p> Game<'p> {
             return;
         }
         let text = match &o {
-            Outcome::Win(p) => format!("p{} wins", p + 1),
+            Outcome::Win(p) => format!("p{} wins", shown(*p)),
             Outcome::Draw => "the game is a draw".into(),
         };
         self.log_line("end", text);
@@ -776,9 +789,9 @@ impl<'p> Game<'p> {
         if won.len() > 1 || alive.is_empty() {
             self.end(Outcome::Draw);
         } else if won.len() == 1 {
-            self.end(Outcome::Win(won[0] as Seat));
+            self.end(Outcome::Win(seat(won[0])));
         } else if alive.len() == 1 && n > 1 {
-            self.end(Outcome::Win(alive[0] as Seat));
+            self.end(Outcome::Win(seat(alive[0])));
         }
     }
 
@@ -844,7 +857,7 @@ impl<'p> Game<'p> {
         readers: u32,
         source: Option<String>,
     ) {
-        let seq = self.log.len() as u64 + 1;
+        let seq = (self.log.len() as u64).saturating_add(1);
         self.log.push(LogEntry {
             seq,
             turn: self.state.turn,
@@ -874,7 +887,7 @@ impl<'p> Game<'p> {
             Answer::Text(t) => t.clone(),
             Answer::Concede => "concede".into(),
         };
-        let full = format!("p{} chooses {}", r.player + 1, what);
+        let full = format!("p{} chooses {}", shown(r.player), what);
         // the chooser may see cards the others may not: they read `a card` for them
         let picked: Vec<CardId> = match a {
             Answer::Pick(i) => r
@@ -889,20 +902,19 @@ impl<'p> Game<'p> {
                 .collect(),
             _ => Vec::new(),
         };
-        let players = self.prog.players() as Seat;
-        let everyone = (1u32 << players) - 1;
-        let mut readers = everyone;
+        let all = everyone(self.prog.players());
+        let mut readers = all;
         for c in &picked {
-            for p in 0..players {
+            for p in self.prog.seats() {
                 if p != r.player && !self.visible_to(*c, p) {
                     readers &= !(1 << p);
                 }
             }
         }
-        let redacted = (readers != everyone).then(|| {
+        let redacted = (readers != all).then(|| {
             format!(
                 "p{} chooses {} card{}",
-                r.player + 1,
+                shown(r.player),
                 picked.len(),
                 if picked.len() == 1 { "" } else { "s" }
             )
@@ -914,7 +926,7 @@ impl<'p> Game<'p> {
     /// Takes the next replayed answer, or stops the statement with the request.
     fn ask(&mut self, req: Request) -> Result<Answer, Request> {
         if let Some(a) = self.answers.get(self.answer_pos) {
-            self.answer_pos += 1;
+            self.answer_pos = self.answer_pos.saturating_add(1);
             return Ok(a.clone());
         }
         Err(req)
@@ -926,9 +938,9 @@ impl<'p> Game<'p> {
         let mut cards = std::mem::take(&mut self.state.zones[slot]);
         cards.shuffle(&mut self.rng);
         self.state.zones[slot] = cards;
-        self.state.generation += 1;
+        self.state.generation = self.state.generation.saturating_add(1);
         let z = Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id).to_string();
-        self.log_line("shuffle", format!("p{}'s {z} is shuffled", k.owner + 1));
+        self.log_line("shuffle", format!("p{}'s {z} is shuffled", shown(k.owner)));
     }
 }
 
@@ -947,7 +959,7 @@ fn initial_state(prog: &Program, placements: &[Placement]) -> State {
             n
         ],
         cards: Vec::with_capacity(placements.len()),
-        zones: vec![Vec::new(); prog.ruleset.zones.len().max(1) * n],
+        zones: vec![Vec::new(); prog.ruleset.zones.len().max(1).saturating_mul(n)],
         modifiers: Vec::new(),
         aliases: Vec::new(),
         cancelled: Vec::new(),
@@ -960,22 +972,22 @@ fn initial_state(prog: &Program, placements: &[Placement]) -> State {
         outcome: None,
     };
     for p in placements {
-        let id = state.cards.len() as CardId;
+        let id = card_id(state.cards.len());
         state.cards.push(placed_card(prog, p));
         let slot = state.slot(p.zone);
         state.zones[slot].push(id);
     }
     for (i, p) in placements.iter().enumerate() {
         if let Some(h) = p.host {
-            state.cards[i].host = Some(h as CardId);
+            state.cards[i].host = Some(card_id(h));
         }
     }
     for (z, zone) in prog.ruleset.zones.iter().enumerate() {
         if zone.ordered {
             for o in 0..n {
                 let k = state.slot(ZoneKey {
-                    zone: z as u16,
-                    owner: o as Seat,
+                    zone: index16(z),
+                    owner: seat(o),
                 });
                 state.zones[k].reverse();
             }

@@ -4,6 +4,7 @@
 use super::program::Program;
 use super::state::{CardId, Value, ZoneKey};
 use super::{CallStart, EventData, Frame, Game};
+use crate::engine::state::shown;
 use crate::ir::{self, Face, Position};
 use std::rc::Rc;
 
@@ -196,7 +197,7 @@ impl<'p> Game<'p> {
         };
         if from != to && !keep {
             // a new object: it loses what was given to it (3.1.7)
-            cs.incarnation += 1;
+            cs.incarnation = cs.incarnation.saturating_add(1);
             cs.states = 0;
             cs.counters = vec![0; counters];
             cs.treat = None;
@@ -226,7 +227,7 @@ impl<'p> Game<'p> {
         let zname = |k: ZoneKey| {
             format!(
                 "p{}'s {}",
-                k.owner + 1,
+                shown(k.owner),
                 Program::short(&zones[k.zone as usize].name.id)
             )
         };

@@ -1,6 +1,7 @@
 //! A game's compiled packs, indexed for the engine: every declared name gets a small number so
 //! that game state is vectors and bit masks, not maps of strings.
 
+use crate::engine::state::{index16, index32};
 use crate::ir::{self, Id, Semantics, Stmt};
 use rustc_hash::FxHashMap as HashMap;
 
@@ -131,7 +132,7 @@ impl Program {
             card_index: cards
                 .iter()
                 .enumerate()
-                .map(|(i, c)| (c.id.clone(), i as u32))
+                .map(|(i, c)| (c.id.clone(), index32(i)))
                 .collect(),
             in_play: ruleset.zones.iter().map(|z| z.in_play).collect(),
             kinds: ability_kinds(&ruleset, &zones),
@@ -192,13 +193,13 @@ impl Program {
     pub fn find_card(&self, text: &str) -> Option<u32> {
         let text = text.trim();
         if let Some(i) = self.cards.iter().position(|c| c.name == text) {
-            return Some(i as u32);
+            return Some(index32(i));
         }
         let norm = crate::ir::normalize::apply(&self.ruleset.numbers, text);
         self.cards
             .iter()
             .position(|c| c.number == text || c.normalized_number == norm)
-            .map(|i| i as u32)
+            .map(index32)
     }
 }
 
@@ -215,7 +216,7 @@ fn kinds_zone(ruleset: &ir::Ruleset, zones: &HashMap<Id, u16>, kind: &str) -> Op
 /// Numbers for ids, in declaration order.
 fn index<'a>(ids: impl Iterator<Item = &'a Id>) -> HashMap<Id, u16> {
     ids.enumerate()
-        .map(|(i, id)| (id.clone(), i as u16))
+        .map(|(i, id)| (id.clone(), index16(i)))
         .collect()
 }
 
@@ -282,11 +283,12 @@ fn state_infos(ruleset: &ir::Ruleset) -> Vec<StateInfo> {
             });
         } else {
             let first = states.len();
-            let mask: u64 = (first..first + g.members.len()).map(|i| 1u64 << i).sum();
+            let end = first.saturating_add(g.members.len());
+            let mask: u64 = (first..end).map(|i| 1u64 << i).sum();
             for (i, m) in g.members.iter().enumerate() {
                 states.push(StateInfo {
                     id: m.id.clone(),
-                    group_mask: mask & !(1u64 << (first + i)),
+                    group_mask: mask & !(1u64 << first.saturating_add(i)),
                 });
             }
         }
@@ -303,7 +305,7 @@ fn default_states(ruleset: &ir::Ruleset) -> u64 {
         if !g.members.is_empty() {
             default_states |= 1 << at;
         }
-        at += g.members.len().max(1);
+        at = at.saturating_add(g.members.len().max(1));
     }
     default_states
 }
@@ -341,7 +343,7 @@ fn core_event(ruleset: &ir::Ruleset, m: ir::CoreEvent) -> Option<u16> {
         .events
         .iter()
         .position(|e| e.core == Some(m))
-        .map(|i| i as u16)
+        .map(index16)
 }
 
 /// Ability kinds: their semantics and the zone they work from.
@@ -376,7 +378,7 @@ fn untargetable(ruleset: &ir::Ruleset) -> Vec<u16> {
         .iter()
         .enumerate()
         .filter(|(_, k)| k.semantics == Some(ir::KeywordSemantics::Untargetable))
-        .map(|(i, _)| i as u16)
+        .map(|(i, _)| index16(i))
         .collect()
 }
 
@@ -400,7 +402,7 @@ fn trigger_index(cards: &[ir::Card], event_index: &HashMap<Id, u16>) -> Vec<Vec<
                 .enumerate()
                 .filter_map(|(i, a)| {
                     let t = a.trigger.as_ref()?;
-                    Some((*event_index.get(&t.event)?, i as u16))
+                    Some((*event_index.get(&t.event)?, index16(i)))
                 })
                 .collect()
         })

@@ -9,6 +9,49 @@ pub type CardId = u32;
 /// A seat, 0-based.
 pub type Seat = u8;
 
+// Narrowing helpers: what they narrow is bounded by the `ir::MAX_*` capacities, which the
+// checker reports and `Program::new` enforces, so the fallbacks never apply to a game that
+// started; they exist so that nothing wraps if one did.
+
+/// Seat `i` (at most `ir::MAX_PLAYERS`).
+pub fn seat(i: usize) -> Seat {
+    Seat::try_from(i).unwrap_or(Seat::MAX)
+}
+
+/// A declaration's or an ability's `u16` index (at most `ir::MAX_INDEXED_DECLARATIONS`).
+pub fn index16(i: usize) -> u16 {
+    u16::try_from(i).unwrap_or(u16::MAX)
+}
+
+/// The id of the `i`th card instance.
+pub fn card_id(i: usize) -> CardId {
+    CardId::try_from(i).unwrap_or(CardId::MAX)
+}
+
+/// A `u32` index (a card definition's).
+pub fn index32(i: usize) -> u32 {
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+/// How logs and prompts number a seat: 1 for seat 0 (`p1`).
+pub fn shown(p: Seat) -> u16 {
+    u16::from(p).saturating_add(1)
+}
+
+/// The set of every seat of a game of `players`, as a bit mask (bit `p` for seat `p`).
+pub fn everyone(players: usize) -> u32 {
+    let n = u32::try_from(players).unwrap_or(u32::BITS);
+    u32::MAX
+        .checked_shr(u32::BITS.saturating_sub(n))
+        .filter(|_| n > 0)
+        .unwrap_or(0)
+}
+
+/// The seat after `p` among `players`, in turn order.
+pub fn next_seat(p: usize, players: usize) -> usize {
+    p.saturating_add(1).checked_rem(players).unwrap_or(0)
+}
+
 /// A zone of a player (or of everyone, for shared zones: owner 0).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ZoneKey {
@@ -214,7 +257,9 @@ pub struct State {
 impl State {
     /// The index of a zone's card list.
     pub fn slot(&self, k: ZoneKey) -> usize {
-        k.zone as usize * self.players.len() + k.owner as usize
+        (k.zone as usize)
+            .saturating_mul(self.players.len())
+            .saturating_add(k.owner as usize)
     }
 
     /// The cards of a zone (for ordered zones, bottom first).
@@ -224,7 +269,7 @@ impl State {
 
     /// A fresh timestamp.
     pub fn tick(&mut self) -> u64 {
-        self.clock += 1;
+        self.clock = self.clock.saturating_add(1);
         self.clock
     }
 

@@ -5,6 +5,7 @@ use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::{AbilityRef, Program};
 use super::state::{CardId, Outcome, Seat, Value};
 use super::{EventData, Frame, Game, Lookback, Pending};
+use crate::engine::state::{card_id, index16, seat};
 use crate::ir;
 use std::rc::Rc;
 
@@ -37,7 +38,7 @@ impl<'p> Game<'p> {
         else {
             return Ok(());
         };
-        *resolved += 1;
+        *resolved = resolved.saturating_add(1);
         let looping = *resolved > 2_000;
         *rules_done = false;
         *rule = 0;
@@ -72,12 +73,17 @@ impl<'p> Game<'p> {
             return;
         };
         if *rule < rules.len() {
-            let seat = ((self.state.active as usize + *player) % n) as Seat;
+            let seat = seat(
+                (self.state.active as usize)
+                    .saturating_add(*player)
+                    .checked_rem(n)
+                    .unwrap_or(0),
+            );
             let body = &rules[*rule].body;
-            *player += 1;
+            *player = player.saturating_add(1);
             if *player >= n {
                 *player = 0;
-                *rule += 1;
+                *rule = rule.saturating_add(1);
             }
             self.push_ctx(seat, None, None, None);
             let f = self.call_frames(body);
@@ -88,7 +94,7 @@ impl<'p> Game<'p> {
             *generation = self.state.generation;
             *rule = 0;
             *player = 0;
-            *rounds += 1;
+            *rounds = rounds.saturating_add(1);
             return;
         }
         *rules_done = true;
@@ -101,7 +107,12 @@ impl<'p> Game<'p> {
         let n = self.prog.players();
         let mut who = None;
         for k in 0..n {
-            let seat = ((self.state.active as usize + k) % n) as Seat;
+            let seat = seat(
+                (self.state.active as usize)
+                    .saturating_add(k)
+                    .checked_rem(n)
+                    .unwrap_or(0),
+            );
             if self.pending.iter().any(|p| p.controller == seat) {
                 who = Some(seat);
                 break;
@@ -138,7 +149,7 @@ impl<'p> Game<'p> {
             options,
         };
         Ok(match self.ask(req)? {
-            Answer::Pick(i) => mine[i.min(mine.len() - 1)],
+            Answer::Pick(i) => mine[i.min(mine.len().saturating_sub(1))],
             _ => mine[0],
         })
     }
@@ -211,7 +222,7 @@ impl<'p> Game<'p> {
                     continue;
                 }
                 if works(m) {
-                    out.push((c, (def, i as u16)));
+                    out.push((c, (def, index16(i))));
                 }
             }
         }
@@ -229,7 +240,7 @@ impl<'p> Game<'p> {
                         continue;
                     }
                     if works(m) {
-                        out.push((c, (adef, i as u16)));
+                        out.push((c, (adef, index16(i))));
                     }
                 }
             }
@@ -244,7 +255,7 @@ impl<'p> Game<'p> {
             .iter()
             .enumerate()
             .filter(|(_, x)| x.host == Some(c))
-            .map(|(i, _)| i as CardId)
+            .map(|(i, _)| card_id(i))
             .collect()
     }
 
@@ -267,7 +278,7 @@ impl<'p> Game<'p> {
                 .iter()
                 .any(|(ev, _)| *ev == event)
             {
-                out.push(i as CardId);
+                out.push(card_id(i));
                 if let Some(h) = cs.host {
                     out.push(h);
                 }

@@ -4,6 +4,7 @@
 use super::program::Program;
 use super::state::{CardId, Outcome, Seat, ZoneKey};
 use super::Game;
+use crate::engine::state::shown;
 use crate::ir::Visibility;
 use std::fmt::Write;
 
@@ -98,13 +99,13 @@ impl<'g> PlayerView<'g> {
         let _ = writeln!(
             out,
             "── turn {turn}, p{}'s turn{} ── you are p{}",
-            active + 1,
+            shown(active),
             self.phase()
                 .map(|p| format!(", {} phase", Program::short(p)))
                 .unwrap_or_default(),
-            self.seat + 1
+            shown(self.seat)
         );
-        for p in 0..g.prog.players() as Seat {
+        for p in g.prog.seats() {
             let counters: Vec<String> = g
                 .prog
                 .ruleset
@@ -122,7 +123,7 @@ impl<'g> PlayerView<'g> {
             let _ = writeln!(
                 out,
                 "p{}{}  {}",
-                p + 1,
+                shown(p),
                 if p == self.seat { " (you)" } else { "" },
                 counters.join("  ")
             );

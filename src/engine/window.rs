@@ -5,6 +5,7 @@ use super::program::AbilityRef;
 use super::program::Program;
 use super::state::{CardId, Seat, Value};
 use super::{Frame, Game, Offer};
+use crate::engine::state::{card_id, next_seat, shown};
 use crate::ir::{self, Id, WindowEntry};
 
 impl<'p> Game<'p> {
@@ -20,7 +21,7 @@ impl<'p> Game<'p> {
             return Ok(());
         }
         let n = w.players.len();
-        let seat = w.players[w.turn % n.max(1)];
+        let seat = w.players[w.turn.checked_rem(n).unwrap_or(0)];
         let entries = w.entries;
         let chain = w.chain;
         let offers = if self.state.players[seat as usize].lost {
@@ -34,10 +35,10 @@ impl<'p> Game<'p> {
             let req = self.offer_request(seat, &offers);
             match self.ask(req)? {
                 Answer::Pick(i) => i,
-                _ => offers.len() - 1,
+                _ => offers.len().saturating_sub(1),
             }
         };
-        let offer = offers[pick.min(offers.len() - 1)].clone();
+        let offer = offers[pick.min(offers.len().saturating_sub(1))].clone();
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
         };
@@ -45,7 +46,7 @@ impl<'p> Game<'p> {
         if !matches!(offer, Offer::Pass) {
             // priority goes on to the next listed player
             w.passes = 0;
-            w.turn = (w.turn + 1) % n.max(1);
+            w.turn = next_seat(w.turn, n);
         }
         match offer {
             Offer::Pass => self.pass_priority(),
@@ -66,7 +67,7 @@ impl<'p> Game<'p> {
             return;
         };
         let n = w.players.len();
-        w.passes += 1;
+        w.passes = w.passes.saturating_add(1);
         let living = w
             .players
             .iter()
@@ -82,7 +83,7 @@ impl<'p> Game<'p> {
                 self.frames.pop();
             }
         } else {
-            w.turn = (w.turn + 1) % n.max(1);
+            w.turn = next_seat(w.turn, n);
         }
     }
 
@@ -93,7 +94,7 @@ impl<'p> Game<'p> {
             "action",
             format!(
                 "p{} {}{}",
-                seat + 1,
+                shown(seat),
                 a.name
                     .label
                     .as_deref()
@@ -126,7 +127,7 @@ impl<'p> Game<'p> {
             "action",
             format!(
                 "p{} uses {} of {}",
-                seat + 1,
+                shown(seat),
                 Program::short(&a.kind),
                 self.card_name(card)
             ),
@@ -268,7 +269,7 @@ impl<'p> Game<'p> {
         attribute: Option<&Id>,
         out: &mut Vec<Offer>,
     ) {
-        for c in 0..self.state.cards.len() as CardId {
+        for c in 0..card_id(self.state.cards.len()) {
             let cs = &self.state.cards[c as usize];
             if cs.controller != seat {
                 continue;

@@ -4,6 +4,7 @@
 use crate::engine::agent::Request;
 use crate::engine::moves::MoveSpec;
 use crate::engine::program::Program;
+use crate::engine::state::shown;
 use crate::engine::state::{Alias, TreatAs, Value, ZoneKey};
 use crate::engine::{Frame, Game};
 use crate::ir::{Duration, Expr, Face, Id, Position};
@@ -129,7 +130,7 @@ impl<'p> Game<'p> {
             self.changed();
             let text = format!(
                 "p{}'s {} becomes {}",
-                o + 1,
+                shown(o),
                 Program::short(&self.prog.ruleset.zones[from.zone as usize].name.id),
                 Program::short(becomes)
             );

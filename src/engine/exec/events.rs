@@ -3,7 +3,8 @@
 use super::show_card;
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
-use crate::engine::state::{Seat, Value};
+use crate::engine::state::Value;
+use crate::engine::state::{everyone, shown};
 use crate::engine::{EventData, Game};
 use crate::ir::{Expr, Id};
 use std::collections::BTreeMap;
@@ -28,7 +29,7 @@ impl Game<'_> {
             });
         }
         let text = self.event_text(event, &vals, false);
-        let all = (1u32 << self.prog.players()) - 1;
+        let all = everyone(self.prog.players());
         let readers = self.payload_readers(&vals);
         let redacted = (readers != all).then(|| self.event_text(event, &vals, true));
         let source = self.source_text();
@@ -57,11 +58,10 @@ impl Game<'_> {
 
     /// The players (as bits) who may see every card of a payload.
     fn payload_readers(&self, vals: &[Value]) -> u32 {
-        let players = self.prog.players() as Seat;
-        let mut readers = (1u32 << players) - 1;
+        let mut readers = everyone(self.prog.players());
         for v in vals {
             if let Value::Card(c) = v {
-                for p in 0..players {
+                for p in self.prog.seats() {
                     if !self.visible_to(*c, p) {
                         readers &= !(1 << p);
                     }
@@ -103,7 +103,7 @@ impl Game<'_> {
     pub(super) fn exec_win(&mut self, player: &Expr) -> Result<(), Request> {
         for p in self.players_of(player)? {
             self.state.players[p as usize].won = true;
-            self.log_line("end", format!("p{} meets a winning condition", p + 1));
+            self.log_line("end", format!("p{} meets a winning condition", shown(p)));
         }
         self.settle();
         Ok(())
@@ -114,7 +114,7 @@ impl Game<'_> {
         for p in self.players_of(player)? {
             if !self.state.players[p as usize].lost {
                 self.state.players[p as usize].lost = true;
-                self.log_line("end", format!("p{} loses", p + 1));
+                self.log_line("end", format!("p{} loses", shown(p)));
             }
         }
         self.settle();

@@ -3,6 +3,7 @@
 
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
+use crate::engine::state::index16;
 use crate::engine::state::Value;
 use crate::engine::{CallStart, Frame, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
@@ -220,7 +221,7 @@ impl<'p> Game<'p> {
                 if &a.kind != kind {
                     continue;
                 }
-                let aref = (def, i as u16);
+                let aref = (def, index16(i));
                 out.push(Frame::PopCtx);
                 out.push(Frame::Block {
                     stmts: &a.effect,

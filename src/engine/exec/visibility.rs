@@ -1,6 +1,7 @@
 //! Statements about what players know: `reveal`, `look at`, `shuffle`.
 
 use crate::engine::agent::Request;
+use crate::engine::state::{everyone, shown};
 use crate::engine::state::{Value, ZoneKey};
 use crate::engine::Game;
 use crate::ir::Expr;
@@ -9,7 +10,7 @@ impl Game<'_> {
     /// `reveal`: every player learns what the cards are.
     pub(super) fn exec_reveal(&mut self, cards: &Expr) -> Result<(), Request> {
         let v = self.eval(cards)?;
-        let all = (1u32 << self.prog.players()) - 1;
+        let all = everyone(self.prog.players());
         for c in self.cards_of(&v) {
             self.state.cards[c as usize].known |= all;
             let text = format!("{} is revealed", self.card_name(c));
@@ -30,8 +31,8 @@ impl Game<'_> {
         let names: Vec<String> = list.iter().map(|c| self.card_name(*c)).collect();
         self.push_log(
             "look",
-            format!("p{} looks at {}", who + 1, names.join(", ")),
-            Some(format!("p{} looks at {} cards", who + 1, list.len())),
+            format!("p{} looks at {}", shown(who), names.join(", ")),
+            Some(format!("p{} looks at {} cards", shown(who), list.len())),
             1 << who,
             self.source_text(),
         );
