@@ -8,9 +8,8 @@
 //! game can go on with [`Game::step`] as if the effect had resolved by itself.
 
 use super::agent::{Answer, Request};
-use super::state::{CardId, Seat};
+use super::state::{index16, CardId, Seat};
 use super::{EventData, Frame, Game};
-use crate::engine::state::index16;
 
 /// Triggered abilities [`Game::run_event`] resolves at most (a guard against trigger loops).
 const MAX_TRIGGERS: usize = 1_000;

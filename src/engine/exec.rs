@@ -14,9 +14,8 @@ mod visibility;
 
 use super::agent::Request;
 use super::program::Program;
-use super::state::{Alias, CardId, Outcome, Seat, Until, Value, ZoneKey};
+use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, ZoneKey};
 use super::{Frame, Game};
-use crate::engine::state::shown;
 use crate::ir::{self, Duration, Stmt};
 
 impl<'p> Game<'p> {

@@ -2,9 +2,8 @@
 //! move, the change itself (a new object, PMV 3.1.7), and the events it causes.
 
 use super::program::Program;
-use super::state::{CardId, Value, ZoneKey};
+use super::state::{shown, CardId, Value, ZoneKey};
 use super::{CallStart, EventData, Frame, Game};
-use crate::engine::state::shown;
 use crate::ir::{self, Face, Position};
 use std::rc::Rc;
 

@@ -3,9 +3,8 @@
 
 use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::{AbilityRef, Program};
-use super::state::{CardId, Outcome, Seat, Value};
+use super::state::{card_id, index16, seat, CardId, Outcome, Seat, Value};
 use super::{EventData, Frame, Game, Lookback, Pending};
-use crate::engine::state::{card_id, index16, seat};
 use crate::ir;
 use std::rc::Rc;
 

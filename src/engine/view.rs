@@ -2,9 +2,8 @@
 //! them see, counts of everything else, and the log as they may read it. Agents get only this.
 
 use super::program::Program;
-use super::state::{CardId, Outcome, Seat, ZoneKey};
+use super::state::{shown, CardId, Outcome, Seat, ZoneKey};
 use super::Game;
-use crate::engine::state::shown;
 use crate::ir::Visibility;
 use std::fmt::Write;
 

@@ -3,9 +3,8 @@
 use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::AbilityRef;
 use super::program::Program;
-use super::state::{CardId, Seat, Value};
+use super::state::{card_id, next_seat, shown, CardId, Seat, Value};
 use super::{Frame, Game, Offer};
-use crate::engine::state::{card_id, next_seat, shown};
 use crate::ir::{self, Id, WindowEntry};
 
 impl<'p> Game<'p> {

@@ -4,8 +4,7 @@
 use crate::engine::agent::Request;
 use crate::engine::moves::MoveSpec;
 use crate::engine::program::Program;
-use crate::engine::state::shown;
-use crate::engine::state::{Alias, TreatAs, Value, ZoneKey};
+use crate::engine::state::{shown, Alias, TreatAs, Value, ZoneKey};
 use crate::engine::{Frame, Game};
 use crate::ir::{Duration, Expr, Face, Id, Position};
 use std::collections::BTreeMap;

@@ -3,8 +3,7 @@
 use super::show_card;
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
-use crate::engine::state::Value;
-use crate::engine::state::{everyone, shown};
+use crate::engine::state::{everyone, shown, Value};
 use crate::engine::{EventData, Game};
 use crate::ir::{Expr, Id};
 use std::collections::BTreeMap;

@@ -3,8 +3,7 @@
 
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
-use crate::engine::state::index16;
-use crate::engine::state::Value;
+use crate::engine::state::{index16, Value};
 use crate::engine::{CallStart, Frame, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
 use std::collections::BTreeMap;

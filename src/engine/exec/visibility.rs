@@ -1,8 +1,7 @@
 //! Statements about what players know: `reveal`, `look at`, `shuffle`.
 
 use crate::engine::agent::Request;
-use crate::engine::state::{everyone, shown};
-use crate::engine::state::{Value, ZoneKey};
+use crate::engine::state::{everyone, shown, Value, ZoneKey};
 use crate::engine::Game;
 use crate::ir::Expr;
 
