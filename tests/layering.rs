@@ -77,7 +77,7 @@ fn every_module_uses_only_the_layers_below_it() {
             violations.extend(found);
             continue;
         }
-        let Some((row, _)) = row_of(&module) else {
+        let Some((row, _)) = row_of(&module, LAYERS) else {
             panic!("`{module}` ({path}) has no row in LAYERS: add it, with what it may use, here and in ARCHITECTURE.md");
         };
         rows_used.insert(row);
@@ -205,13 +205,15 @@ fn collect(dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// The longest row of [`LAYERS`] that `module` is in.
-fn row_of(module: &str) -> Option<(&'static str, &'static [&'static str])> {
-    LAYERS
+/// The longest row of `layers` that `module` is in.
+fn row_of<'a>(
+    module: &str,
+    layers: &'a [(&'a str, &'a [&'a str])],
+) -> Option<&'a (&'a str, &'a [&'a str])> {
+    layers
         .iter()
         .filter(|(row, _)| within(module, row))
         .max_by_key(|(row, _)| row.len())
-        .copied()
 }
 
 /// Whether `path` is the module `prefix` or inside it (segment-wise: `packs::deck` is not in
@@ -227,10 +229,7 @@ fn within(path: &str, prefix: &str) -> bool {
 /// The uses in `text` (the source of `module`) that its row does not allow. With no rows
 /// (a declaration-only module), any use of another module is one.
 fn check_module(module: &str, text: &str, layers: &[(&str, &[&str])]) -> Vec<Violation> {
-    let row = layers
-        .iter()
-        .filter(|(row, _)| within(module, row))
-        .max_by_key(|(row, _)| row.len());
+    let row = row_of(module, layers);
     let mut out = Vec::new();
     for (line, used) in crate_paths(module, text) {
         let ancestor = within(module, &used);

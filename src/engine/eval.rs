@@ -7,7 +7,7 @@
 mod choice;
 
 use super::agent::Request;
-use super::state::{CardId, Seat, Value, ZoneKey};
+use super::state::{next_seat, seat, CardId, Seat, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, Expr, Id, Op, Type};
 
@@ -322,9 +322,7 @@ impl<'p> Game<'p> {
 
     /// The next player after `p`.
     pub(super) fn opponent_of(&self, p: Seat) -> Seat {
-        p.saturating_add(1)
-            .checked_rem(self.prog.seats().end)
-            .unwrap_or(0)
+        seat(next_seat(p as usize, self.prog.players()))
     }
 
     /// A binary operator: `and`/`or` short-circuit; comparisons and arithmetic on numbers.

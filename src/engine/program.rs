@@ -171,7 +171,7 @@ impl Program {
 
     /// Every seat, in turn order (at most [`ir::MAX_PLAYERS`], so each fits a [`Seat`](super::state::Seat)).
     pub fn seats(&self) -> std::ops::Range<super::state::Seat> {
-        0..super::state::Seat::try_from(self.players()).unwrap_or(super::state::Seat::MAX)
+        0..super::state::seat(self.players())
     }
 
     /// The ability a reference points at.

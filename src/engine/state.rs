@@ -47,9 +47,14 @@ pub fn everyone(players: usize) -> u32 {
         .unwrap_or(0)
 }
 
+/// The seat `k` places after `p` among `players`, in turn order.
+pub fn seat_after(p: usize, k: usize, players: usize) -> usize {
+    p.saturating_add(k).checked_rem(players).unwrap_or(0)
+}
+
 /// The seat after `p` among `players`, in turn order.
 pub fn next_seat(p: usize, players: usize) -> usize {
-    p.saturating_add(1).checked_rem(players).unwrap_or(0)
+    seat_after(p, 1, players)
 }
 
 /// A zone of a player (or of everyone, for shared zones: owner 0).

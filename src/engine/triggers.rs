@@ -3,7 +3,7 @@
 
 use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::{AbilityRef, Program};
-use super::state::{card_id, index16, seat, CardId, Outcome, Seat, Value};
+use super::state::{card_id, index16, seat, seat_after, CardId, Outcome, Seat, Value};
 use super::{EventData, Frame, Game, Lookback, Pending};
 use crate::ir;
 use std::rc::Rc;
@@ -72,12 +72,7 @@ impl<'p> Game<'p> {
             return;
         };
         if *rule < rules.len() {
-            let seat = seat(
-                (self.state.active as usize)
-                    .saturating_add(*player)
-                    .checked_rem(n)
-                    .unwrap_or(0),
-            );
+            let seat = seat(seat_after(self.state.active as usize, *player, n));
             let body = &rules[*rule].body;
             *player = player.saturating_add(1);
             if *player >= n {
@@ -106,12 +101,7 @@ impl<'p> Game<'p> {
         let n = self.prog.players();
         let mut who = None;
         for k in 0..n {
-            let seat = seat(
-                (self.state.active as usize)
-                    .saturating_add(k)
-                    .checked_rem(n)
-                    .unwrap_or(0),
-            );
+            let seat = seat(seat_after(self.state.active as usize, k, n));
             if self.pending.iter().any(|p| p.controller == seat) {
                 who = Some(seat);
                 break;
