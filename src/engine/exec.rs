@@ -172,12 +172,8 @@ impl<'p> Game<'p> {
         cs.states |= 1 << si;
         if cs.states != before {
             self.changed();
-            let text = format!(
-                "{} becomes {}",
-                self.card_name(c),
-                Program::short(&self.prog.states[si as usize].id)
-            );
-            self.log_line("state", text);
+            let state = Program::short(&self.prog.states[si as usize].id);
+            self.log_cards("state", &[c], |n| format!("{} becomes {state}", n[0]));
         }
     }
 

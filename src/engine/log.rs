@@ -3,6 +3,7 @@
 //! never a source line, so moving a comment changes no snapshot; the span table maps the path
 //! back to the line when a tool wants it.
 
+use super::state::CardId;
 use serde::Serialize;
 
 /// One log entry.
@@ -24,6 +25,10 @@ pub struct LogEntry {
     /// Players (one bit each) who may read `text` although it names hidden cards.
     #[serde(skip)]
     pub readers: u32,
+    /// The cards the line names, each with the players (one bit each) who could see it when
+    /// the line was written: `readers` is what they share, and `redacted` is written from it.
+    #[serde(skip)]
+    pub cards: Vec<(CardId, u32)>,
     /// The card whose ability produced it, and the ability path, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,

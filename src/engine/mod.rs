@@ -817,6 +817,12 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// Whether a player may see a card now: its zone's visibility, its face, and what the
+    /// player learned of it (the one check every line, prompt and view a player gets passes).
+    pub fn sees(&self, seat: Seat, c: CardId) -> bool {
+        (c as usize) < self.state.cards.len() && self.visible_to(c, seat)
+    }
+
     /// A card's printed name.
     pub fn card_name(&self, c: CardId) -> String {
         self.prog.cards[self.state.cards[c as usize].def as usize]
@@ -832,21 +838,98 @@ impl<'p> Game<'p> {
         ))
     }
 
+    /// Logs a line that names no card (every line naming a card goes through
+    /// [`Game::log_cards`] or [`Game::log_named`]).
     fn log_line(&mut self, kind: &'static str, text: String) {
         let source = self.source_text();
-        self.push_log(kind, text, None, 0, source);
+        self.push_log(kind, text, None, Vec::new(), source);
     }
 
-    fn log_line_src(
+    /// The players (one bit each) who may see a card now.
+    fn seers(&self, c: CardId) -> u32 {
+        self.prog
+            .seats()
+            .filter(|p| self.visible_to(c, *p))
+            .fold(0, |m, p| m | (1 << p))
+    }
+
+    /// A card's name as a player may read it: `a hidden card` when they may not see it.
+    fn name_for(&self, c: CardId, seat: Seat) -> String {
+        if self.visible_to(c, seat) {
+            self.card_name(c)
+        } else {
+            "a hidden card".into()
+        }
+    }
+
+    /// Logs a line naming cards, written by `line` from their names: players who may not see
+    /// one of them now read it with `a card` in its place.
+    fn log_cards(
         &mut self,
         kind: &'static str,
-        text: String,
-        src: Option<(CardId, AbilityRef)>,
+        cards: &[CardId],
+        line: impl Fn(&[String]) -> String,
     ) {
-        let source = src.map(|(_, (def, i))| {
-            format!("cards/{}/abilities/{}", self.prog.cards[def as usize].id, i)
-        });
-        self.push_log(kind, text, None, 0, source);
+        let tags: Vec<(CardId, u32)> = cards.iter().map(|c| (*c, self.seers(*c))).collect();
+        let source = self.source_text();
+        self.log_tagged(kind, tags, &line, source);
+    }
+
+    /// [`Game::log_cards`] with the seers of each card given (a move: who saw it on either
+    /// side) and the source given.
+    fn log_tagged(
+        &mut self,
+        kind: &'static str,
+        tags: Vec<(CardId, u32)>,
+        line: &dyn Fn(&[String]) -> String,
+        source: Option<String>,
+    ) {
+        let all = everyone(self.prog.players());
+        let names: Vec<String> = tags.iter().map(|(c, _)| self.card_name(*c)).collect();
+        let hidden: Vec<String> = tags
+            .iter()
+            .zip(&names)
+            .map(|((_, m), n)| {
+                if *m & all == all {
+                    n.clone()
+                } else {
+                    "a card".into()
+                }
+            })
+            .collect();
+        let redacted = line(&hidden);
+        self.log_named(kind, tags, line(&names), redacted, source);
+    }
+
+    /// The one place a line naming cards is logged: `tags` are the cards it names with the
+    /// players who could see each; those who could see them all read `text`, the others
+    /// `redacted` (which must name none of the cards hidden from them).
+    fn log_named(
+        &mut self,
+        kind: &'static str,
+        tags: Vec<(CardId, u32)>,
+        text: String,
+        redacted: String,
+        source: Option<String>,
+    ) {
+        let all = everyone(self.prog.players());
+        let readers = tags.iter().fold(all, |r, (_, m)| r & m);
+        let redacted = (readers & all != all).then_some(redacted);
+        self.push_log(kind, text, redacted, tags, source);
+    }
+
+    /// Logs a line naming the card `c` whose ability `aref` is the line's source.
+    fn log_card_src(
+        &mut self,
+        kind: &'static str,
+        c: CardId,
+        aref: AbilityRef,
+        line: impl Fn(&str) -> String,
+    ) {
+        let (def, i) = aref;
+        let source = format!("cards/{}/abilities/{}", self.prog.cards[def as usize].id, i);
+        let tags = vec![(c, self.seers(c))];
+        self.log_tagged(kind, tags, &|n| line(&n[0]), Some(source));
     }
 
     fn push_log(
@@ -854,9 +937,11 @@ impl<'p> Game<'p> {
         kind: &'static str,
         text: String,
         redacted: Option<String>,
-        readers: u32,
+        cards: Vec<(CardId, u32)>,
         source: Option<String>,
     ) {
+        let all = everyone(self.prog.players());
+        let readers = cards.iter().fold(all, |r, (_, m)| r & m);
         let seq = (self.log.len() as u64).saturating_add(1);
         self.log.push(LogEntry {
             seq,
@@ -865,6 +950,7 @@ impl<'p> Game<'p> {
             text,
             redacted,
             readers,
+            cards,
             source,
         });
     }
@@ -902,25 +988,19 @@ impl<'p> Game<'p> {
                 .collect(),
             _ => Vec::new(),
         };
-        let all = everyone(self.prog.players());
-        let mut readers = all;
-        for c in &picked {
-            for p in self.prog.seats() {
-                if p != r.player && !self.visible_to(*c, p) {
-                    readers &= !(1 << p);
-                }
-            }
-        }
-        let redacted = (readers != all).then(|| {
-            format!(
-                "p{} chooses {} card{}",
-                shown(r.player),
-                picked.len(),
-                if picked.len() == 1 { "" } else { "s" }
-            )
-        });
+        // the chooser reads their own choice whole
+        let tags: Vec<(CardId, u32)> = picked
+            .iter()
+            .map(|c| (*c, self.seers(*c) | (1 << r.player)))
+            .collect();
+        let redacted = format!(
+            "p{} chooses {} card{}",
+            shown(r.player),
+            picked.len(),
+            if picked.len() == 1 { "" } else { "s" }
+        );
         let source = self.source_text();
-        self.push_log("choice", full, redacted, readers, source);
+        self.log_named("choice", tags, full, redacted, source);
     }
 
     /// Takes the next replayed answer, or stops the statement with the request.

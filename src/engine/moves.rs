@@ -86,12 +86,8 @@ impl<'p> Game<'p> {
                 if let Some(controller) =
                     self.answers(c, this, aref, &data, ir::Semantics::Replacement)
                 {
-                    let text = format!(
-                        "{} replaces {}",
-                        self.card_name(c),
-                        Program::short(&t.event)
-                    );
-                    self.log_line_src("replace", text, Some((c, aref)));
+                    let event = Program::short(&t.event);
+                    self.log_card_src("replace", c, aref, |n| format!("{n} replaces {event}"));
                     let mut now: Vec<(CardId, super::program::AbilityRef)> = (*applied).clone();
                     now.push((c, aref));
                     return Some(vec![
@@ -124,6 +120,7 @@ impl<'p> Game<'p> {
         let to = spec.to;
         // its text as it was where it was, for the abilities that look back
         let was_negated = self.text_negated(c);
+        let seen_before = self.seers(c);
         self.relist(c, from, to, spec.position);
         let keep = from != to && self.zone_in_play(from.zone) && self.zone_in_play(to.zone);
         self.arrive(c, from, to, keep, spec.face, spec.slot);
@@ -140,7 +137,7 @@ impl<'p> Game<'p> {
             }
         }
         self.changed();
-        self.log_move(c, from, to);
+        self.log_move(c, from, to, seen_before);
         if from == to {
             return;
         }
@@ -218,10 +215,9 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// Logs a move; the log names the card only to players who may see it on one side of the
-    /// move (and to its owner when either zone is one its owner sees).
-    fn log_move(&mut self, c: CardId, from: ZoneKey, to: ZoneKey) {
-        let name = self.card_name(c);
+    /// Logs a move; the log names the card only to players who could see it on one side of
+    /// the move (`seen_before`: who saw it where it was).
+    fn log_move(&mut self, c: CardId, from: ZoneKey, to: ZoneKey, seen_before: u32) {
         let zones = &self.prog.ruleset.zones;
         let zname = |k: ZoneKey| {
             format!(
@@ -231,19 +227,9 @@ impl<'p> Game<'p> {
             )
         };
         let (fz, tz) = (zname(from), zname(to));
-        let public = |k: ZoneKey| zones[k.zone as usize].visibility == ir::Visibility::Public;
-        let hidden = !(public(to) || public(from));
-        let owner_sees =
-            |k: ZoneKey| zones[k.zone as usize].visibility == ir::Visibility::OwnerSees;
-        let readers = if owner_sees(to) || owner_sees(from) {
-            1u32 << self.state.cards[c as usize].owner
-        } else {
-            0
-        };
-        let text = format!("{name}: {fz} → {tz}");
-        let redacted = hidden.then(|| format!("a card: {fz} → {tz}"));
+        let tags = vec![(c, seen_before | self.seers(c))];
         let source = self.source_text();
-        self.push_log("move", text, redacted, readers, source);
+        self.log_tagged("move", tags, &|n| format!("{}: {fz} → {tz}", n[0]), source);
     }
 
     /// The core's events of a move that changed zones: `leave` and `move` (the card answering

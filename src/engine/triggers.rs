@@ -118,7 +118,7 @@ impl<'p> Game<'p> {
             .iter()
             .map(|i| {
                 let p = &self.pending[*i];
-                let name = self.card_name(p.card);
+                let name = self.name_for(p.card, seat);
                 Choice {
                     label: format!(
                         "{} ({})",
@@ -126,7 +126,7 @@ impl<'p> Game<'p> {
                         Program::short(&self.prog.ability(p.ability).kind)
                     ),
                     action: None,
-                    card: Some(name),
+                    card: self.visible_to(p.card, seat).then_some(name),
                     card_id: Some(p.card),
                 }
             })
@@ -150,15 +150,10 @@ impl<'p> Game<'p> {
             self.recent.remove(0);
         }
         self.record_use(p.card, p.ability);
-        self.log_line_src(
-            "trigger",
-            format!(
-                "{} triggers ({})",
-                self.card_name(p.card),
-                Program::short(&a.kind)
-            ),
-            Some((p.card, p.ability)),
-        );
+        let kind = Program::short(&a.kind);
+        self.log_card_src("trigger", p.card, p.ability, |n| {
+            format!("{n} triggers ({kind})")
+        });
         self.push_ctx(
             p.controller,
             Some(p.this),

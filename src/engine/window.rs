@@ -89,19 +89,18 @@ impl<'p> Game<'p> {
     /// A player takes a ruleset action (on a card, for an action with candidates).
     fn take_action(&mut self, seat: Seat, action: u16, card: Option<CardId>) {
         let a = &self.prog.ruleset.actions[action as usize];
-        self.log_line(
-            "action",
-            format!(
-                "p{} {}{}",
-                shown(seat),
-                a.name
-                    .label
-                    .as_deref()
-                    .unwrap_or(Program::short(&a.name.id)),
-                card.map(|c| format!(" {}", self.card_name(c)))
-                    .unwrap_or_default()
-            ),
+        let what = format!(
+            "p{} {}",
+            shown(seat),
+            a.name
+                .label
+                .as_deref()
+                .unwrap_or(Program::short(&a.name.id))
         );
+        match card {
+            Some(c) => self.log_cards("action", &[c], |n| format!("{what} {}", n[0])),
+            None => self.log_line("action", what),
+        }
         self.push_ctx(seat, None, None, None);
         if let (Some(var), Some(c)) = (&a.var, card) {
             self.vars.push((var.as_str(), Value::Card(c)));
@@ -122,15 +121,8 @@ impl<'p> Game<'p> {
     ) {
         let a = self.prog.ability(ability);
         self.record_use(card, ability);
-        self.log_line(
-            "action",
-            format!(
-                "p{} uses {} of {}",
-                shown(seat),
-                Program::short(&a.kind),
-                self.card_name(card)
-            ),
-        );
+        let what = format!("p{} uses {} of", shown(seat), Program::short(&a.kind));
+        self.log_cards("action", &[card], |n| format!("{what} {}", n[0]));
         self.push_ctx(seat, Some(this), None, Some((card, ability)));
         self.frames.push(Frame::PopCtx);
         if chain {
@@ -154,24 +146,24 @@ impl<'p> Game<'p> {
                 Offer::Action { action, card } => {
                     let name = Program::short(&self.prog.ruleset.actions[*action as usize].name.id)
                         .to_string();
-                    let cname = card.map(|c| self.card_name(c));
+                    let cname = card.map(|c| self.name_for(c, seat));
                     Choice {
                         label: match &cname {
                             Some(c) => format!("{name} {c}"),
                             None => name.clone(),
                         },
                         action: Some(name),
-                        card: cname,
+                        card: card.filter(|c| self.visible_to(*c, seat)).and(cname),
                         card_id: *card,
                     }
                 }
                 Offer::Ability { card, ability, .. } => {
                     let kind = Program::short(&self.prog.ability(*ability).kind).to_string();
-                    let cname = self.card_name(*card);
+                    let cname = self.name_for(*card, seat);
                     Choice {
                         label: format!("{kind} {cname}"),
                         action: Some(kind),
-                        card: Some(cname),
+                        card: self.visible_to(*card, seat).then_some(cname),
                         card_id: Some(*card),
                     }
                 }

@@ -92,6 +92,12 @@ impl Game<'_> {
             self.mark_seen(from)?;
         }
         let cands = self.candidates(kind, &pool);
+        if kind == ChoiceKind::Search {
+            // the searcher looks through them: what they see, every line and view shows them
+            for c in &cands {
+                self.state.cards[*c as usize].known |= 1 << who;
+            }
+        }
         let single = lo == 1 && hi == Some(1);
         let hi = hi.unwrap_or(cands.len()).min(cands.len());
         let lo = lo.min(hi);
@@ -135,7 +141,7 @@ impl Game<'_> {
         let options = cands
             .iter()
             .map(|c| {
-                let visible = kind == ChoiceKind::Search || self.visible_to(*c, who);
+                let visible = self.visible_to(*c, who);
                 let name = self.card_name(*c);
                 Choice {
                     label: if visible {

@@ -54,8 +54,9 @@ impl<'p> Game<'p> {
             if c != h {
                 self.state.cards[c as usize].host = Some(h);
                 self.changed();
-                let text = format!("{} is set on {}", self.card_name(c), self.card_name(h));
-                self.log_line("attach", text);
+                self.log_cards("attach", &[c, h], |n| {
+                    format!("{} is set on {}", n[0], n[1])
+                });
             }
         }
         Ok(())
@@ -80,12 +81,8 @@ impl<'p> Game<'p> {
                 if self.state.in_state(c, si) {
                     self.state.cards[c as usize].states &= !(1u64 << si);
                     self.changed();
-                    let text = format!(
-                        "{} is no longer {}",
-                        self.card_name(c),
-                        Program::short(state)
-                    );
-                    self.log_line("state", text);
+                    let state = Program::short(state);
+                    self.log_cards("state", &[c], |n| format!("{} is no longer {state}", n[0]));
                 }
             }
         }
@@ -142,6 +139,7 @@ impl<'p> Game<'p> {
     pub(super) fn exec_flip(&mut self, cards: &Expr, face: Option<Face>) -> Result<(), Request> {
         let v = self.eval(cards)?;
         for c in self.cards_of(&v) {
+            let seen_before = self.seers(c);
             let cs = &mut self.state.cards[c as usize];
             cs.face_up = match face {
                 Some(Face::Up) => true,
@@ -150,12 +148,16 @@ impl<'p> Game<'p> {
             };
             let up = cs.face_up;
             self.changed();
-            let text = format!(
-                "{} is turned face {}",
-                self.card_name(c),
-                if up { "up" } else { "down" }
+            // named to whoever saw it on either side of the turn
+            let tags = vec![(c, seen_before | self.seers(c))];
+            let face = if up { "up" } else { "down" };
+            let source = self.source_text();
+            self.log_tagged(
+                "flip",
+                tags,
+                &|n| format!("{} is turned face {face}", n[0]),
+                source,
             );
-            self.log_line("flip", text);
         }
         Ok(())
     }
@@ -178,12 +180,8 @@ impl<'p> Game<'p> {
                 fields: vals.clone(),
             });
             self.changed();
-            let text = format!(
-                "{} is treated as {}",
-                self.card_name(c),
-                Program::short(card_type)
-            );
-            self.log_line("treat", text);
+            let ty = Program::short(card_type);
+            self.log_cards("treat", &[c], |n| format!("{} is treated as {ty}", n[0]));
         }
         Ok(())
     }

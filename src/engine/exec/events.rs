@@ -3,7 +3,7 @@
 use super::show_card;
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
-use crate::engine::state::{everyone, shown, Value};
+use crate::engine::state::{shown, Value};
 use crate::engine::{EventData, Game};
 use crate::ir::{Expr, Id};
 use std::collections::BTreeMap;
@@ -28,11 +28,16 @@ impl Game<'_> {
             });
         }
         let text = self.event_text(event, &vals, false);
-        let all = everyone(self.prog.players());
-        let readers = self.payload_readers(&vals);
-        let redacted = (readers != all).then(|| self.event_text(event, &vals, true));
+        let tags = vals
+            .iter()
+            .filter_map(|v| match v {
+                Value::Card(c) => Some((*c, self.seers(*c))),
+                _ => None,
+            })
+            .collect();
+        let redacted = self.event_text(event, &vals, true);
         let source = self.source_text();
-        self.push_log("event", text, redacted, readers, source);
+        self.log_named("event", tags, text, redacted, source);
         self.emit(
             EventData {
                 event: e,
@@ -55,21 +60,6 @@ impl Game<'_> {
         format!("{}({})", Program::short(event), shown.join(", "))
     }
 
-    /// The players (as bits) who may see every card of a payload.
-    fn payload_readers(&self, vals: &[Value]) -> u32 {
-        let mut readers = everyone(self.prog.players());
-        for v in vals {
-            if let Value::Card(c) = v {
-                for p in self.prog.seats() {
-                    if !self.visible_to(*c, p) {
-                        readers &= !(1 << p);
-                    }
-                }
-            }
-        }
-        readers
-    }
-
     /// `cancel e of x`: waiting triggers of `e` for `x` go, and the cancellation is recorded.
     pub(super) fn exec_cancel(
         &mut self,
@@ -88,12 +78,16 @@ impl Game<'_> {
             });
             self.state.cancelled.push((e, subj.clone()));
             self.changed();
-            let text = format!(
-                "{} of {} is cancelled",
-                Program::short(event),
-                show_card(self, &subj)
-            );
-            self.log_line("cancel", text);
+            let event = Program::short(event);
+            match subj {
+                Value::Card(c) => self.log_cards("cancel", &[c], |n| {
+                    format!("{event} of {} is cancelled", n[0])
+                }),
+                other => {
+                    let text = format!("{event} of {} is cancelled", show_card(self, &other));
+                    self.log_line("cancel", text);
+                }
+            }
         }
         Ok(())
     }

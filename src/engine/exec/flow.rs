@@ -209,8 +209,9 @@ impl<'p> Game<'p> {
         let mut out = Vec::new();
         for c in self.cards_of(&v).into_iter().rev() {
             if self.state.cards[c as usize].effect_negated {
-                let text = format!("{}'s effect does not resolve", self.card_name(c));
-                self.log_line("negate", text);
+                self.log_cards("negate", &[c], |n| {
+                    format!("{}'s effect does not resolve", n[0])
+                });
                 continue;
             }
             let def = self.state.cards[c as usize].def;

@@ -22,8 +22,7 @@ impl<'p> Game<'p> {
                 self.state.modifiers.push(x);
             }
             self.changed();
-            let text = format!("{}{}", self.card_name(c), m.text);
-            self.log_line("modify", text);
+            self.log_cards("modify", &[c], |n| format!("{}{}", n[0], m.text));
         }
         Ok(())
     }
@@ -58,29 +57,31 @@ impl<'p> Game<'p> {
         match &who {
             Value::Player(p) => {
                 let now = apply(&mut self.state.players[*p as usize].counters[k]);
-                touched.push((format!("p{}", p.saturating_add(1)), now));
+                touched.push((None, format!("p{}", p.saturating_add(1)), now));
             }
             Value::Players(ps) => {
                 for p in ps {
                     let now = apply(&mut self.state.players[*p as usize].counters[k]);
-                    touched.push((format!("p{}", p.saturating_add(1)), now));
+                    touched.push((None, format!("p{}", p.saturating_add(1)), now));
                 }
             }
             other => {
                 for c in self.cards_of(other) {
                     let now = apply(&mut self.state.cards[c as usize].counters[k]);
-                    touched.push((self.card_name(c), now));
+                    touched.push((Some(c), String::new(), now));
                 }
             }
         }
         if !touched.is_empty() {
             self.changed();
         }
-        for (who, now) in touched {
-            self.log_line(
-                "counter",
-                format!("{who}: {} {op} {v} (now {now})", Program::short(counter)),
-            );
+        let short = Program::short(counter);
+        for (card, who, now) in touched {
+            let line = |n: &str| format!("{n}: {short} {op} {v} (now {now})");
+            match card {
+                Some(c) => self.log_cards("counter", &[c], |n| line(&n[0])),
+                None => self.log_line("counter", line(&who)),
+            }
         }
         Ok(())
     }
@@ -112,8 +113,7 @@ impl<'p> Game<'p> {
             } else {
                 "effect"
             };
-            let text = format!("{}'s {what} is negated", self.card_name(c));
-            self.log_line("negate", text);
+            self.log_cards("negate", &[c], |n| format!("{}'s {what} is negated", n[0]));
         }
         Ok(())
     }

@@ -12,8 +12,7 @@ impl Game<'_> {
         let all = everyone(self.prog.players());
         for c in self.cards_of(&v) {
             self.state.cards[c as usize].known |= all;
-            let text = format!("{} is revealed", self.card_name(c));
-            self.log_line("reveal", text);
+            self.log_cards("reveal", &[c], |n| format!("{} is revealed", n[0]));
         }
         Ok(())
     }
@@ -28,12 +27,14 @@ impl Game<'_> {
             self.state.cards[*c as usize].known |= 1 << who;
         }
         let names: Vec<String> = list.iter().map(|c| self.card_name(*c)).collect();
-        self.push_log(
+        let tags = list.iter().map(|c| (*c, self.seers(*c))).collect();
+        let source = self.source_text();
+        self.log_named(
             "look",
+            tags,
             format!("p{} looks at {}", shown(who), names.join(", ")),
-            Some(format!("p{} looks at {} cards", shown(who), list.len())),
-            1 << who,
-            self.source_text(),
+            format!("p{} looks at {} cards", shown(who), list.len()),
+            source,
         );
         Ok(())
     }
