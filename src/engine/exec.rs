@@ -12,6 +12,8 @@ mod flow;
 mod modify;
 mod visibility;
 
+pub(super) use flow::spread_runs;
+
 use super::agent::Request;
 use super::program::Program;
 use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, ZoneKey};

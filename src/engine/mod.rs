@@ -27,6 +27,7 @@ mod exec;
 mod layers;
 pub mod log;
 mod moves;
+mod payable;
 pub mod program;
 pub mod state;
 mod triggers;
@@ -234,6 +235,8 @@ pub struct Game<'p> {
     pub notes: Vec<String>,
     /// Recent sources of resolved triggers (for loop diagnostics).
     recent: Vec<CardId>,
+    /// A payability check running (docs/language.md, "Paying costs").
+    dry: payable::Dry,
 }
 
 /// Where a card starts in a game set up by hand (scenarios).
@@ -353,6 +356,7 @@ impl<'p> Game<'p> {
             deriving: false,
             notes: Vec::new(),
             recent: Vec::new(),
+            dry: payable::Dry::default(),
             seen: Vec::new(),
             declared: Vec::new(),
             hosts: (None, Vec::new()),

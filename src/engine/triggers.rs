@@ -154,6 +154,19 @@ impl<'p> Game<'p> {
         self.log_card_src("trigger", p.card, p.ability, |n| {
             format!("{n} triggers ({kind})")
         });
+        let source = Some((p.card, p.ability));
+        // the rule of payment: a cost that cannot be paid in full is not paid, and the
+        // effect does not happen
+        if !self.payable(
+            p.controller,
+            Some(p.this),
+            Some(p.event.clone()),
+            source,
+            &a.cost,
+        ) {
+            self.log_cannot_pay(p.card, p.ability);
+            return Ok(());
+        }
         self.push_ctx(
             p.controller,
             Some(p.this),

@@ -252,7 +252,8 @@ impl<'p> Game<'p> {
     }
 
     /// The offers of activated abilities of a kind (and attribute) on the cards a player
-    /// controls: working where they are, within their limit, meeting their `if`.
+    /// controls: working where they are, within their limit, meeting their `if`, their cost
+    /// payable in full.
     fn ability_offers(
         &mut self,
         seat: Seat,
@@ -290,6 +291,10 @@ impl<'p> Game<'p> {
                     if !ok {
                         continue;
                     }
+                }
+                // the rule of payment: a cost that cannot be paid in full is not offered
+                if !self.payable(seat, Some(this), None, Some((c, aref)), &a.cost) {
+                    continue;
                 }
                 out.push(Offer::Ability {
                     card: c,

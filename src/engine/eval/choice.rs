@@ -32,7 +32,7 @@ impl Game<'_> {
     ) -> Result<Value, Request> {
         let n = self.eval_count(count, 0)?;
         let z = self.eval(zone)?;
-        if let Value::Zone(zi, owners) = &z {
+        if let (Value::Zone(zi, owners), false) = (&z, self.dry.active) {
             // a zone seen whole is shuffled before the next draw from it (PMV 3.2.5);
             // done once: a replayed statement finds it shuffled already
             for o in owners {
@@ -54,6 +54,10 @@ impl Game<'_> {
             let len = cards.len();
             cards.into_iter().skip(len.saturating_sub(n)).collect()
         };
+        if self.dry.active && picked.len() < n {
+            // a payability check: fewer cards than the cost names
+            self.dry.short = true;
+        }
         Ok(Value::Cards(picked))
     }
 
@@ -88,10 +92,19 @@ impl Game<'_> {
             None => None,
         };
         let pool = self.eval(from)?;
-        if kind == ChoiceKind::Search {
+        if kind == ChoiceKind::Search && !self.dry.active {
             self.mark_seen(from)?;
         }
         let cands = self.candidates(kind, &pool);
+        if self.dry.active {
+            // a payability check: the first candidates, nobody asked
+            let picked = self.dry_pick(cands, lo);
+            return Ok(if lo == 1 && hi == Some(1) {
+                picked.first().map_or(Value::Absent, |c| Value::Card(*c))
+            } else {
+                Value::Cards(picked)
+            });
+        }
         if kind == ChoiceKind::Search {
             // the searcher looks through them: what they see, every line and view shows them
             for c in &cands {
@@ -172,6 +185,10 @@ impl Game<'_> {
 
     /// `declare a …`: the resolving player names a card (any name of the game's cards).
     pub(super) fn declare(&mut self, what: &str) -> Result<Value, Request> {
+        if self.dry.active {
+            // a payability check asks nobody
+            return Ok(Value::Absent);
+        }
         let you = self.ctx().you;
         let mut names: Vec<String> = self.prog.cards.iter().map(|c| c.name.clone()).collect();
         names.sort();

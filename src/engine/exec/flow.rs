@@ -222,6 +222,10 @@ impl<'p> Game<'p> {
                     continue;
                 }
                 let aref = (def, index16(i));
+                if !self.payable(you, Some(c), None, Some((c, aref)), &a.cost) {
+                    self.log_cannot_pay(c, aref);
+                    continue;
+                }
                 out.push(Frame::PopCtx);
                 out.push(Frame::Block {
                     stmts: &a.effect,
@@ -252,7 +256,7 @@ impl<'p> Game<'p> {
 
 /// The runs of a call: one, or one per card when a set of cards is given to a `card`
 /// parameter (the first such parameter).
-fn spread_runs<'p>(p: &ir::Procedure, vals: Args<'p>) -> Vec<Args<'p>> {
+pub(in crate::engine) fn spread_runs<'p>(p: &ir::Procedure, vals: Args<'p>) -> Vec<Args<'p>> {
     let spread = p.params.iter().position(|param| {
         param.types == [ir::Type::Card]
             && matches!(
