@@ -59,6 +59,13 @@ impl Ctx<'_> {
         self.typed(e, &[Type::Player], "this value")
     }
 
+    /// A player, or a set of players where the statement is done for each.
+    pub fn player_or_set(&mut self, e: &ast::Expr) -> Expr {
+        let (x, ty) = self.expr(e);
+        self.expect_player_or_set(&ty, &[Type::Player], e.span, "this value");
+        x
+    }
+
     /// Cards (a card, a set, or a zone's cards).
     pub fn cards(&mut self, e: &ast::Expr) -> Expr {
         self.typed(e, &[Type::Cards], "this value")
@@ -89,7 +96,7 @@ impl Ctx<'_> {
             ExprKind::It => self.resolve_it(span),
             ExprKind::You => (Expr::You, Ty::of(Type::Player)),
             ExprKind::Opponent => (Expr::Opponent, Ty::of(Type::Player)),
-            ExprKind::Each => (Expr::EachPlayer, Ty::of(Type::Player)),
+            ExprKind::Each => (Expr::EachPlayer, Ty::Players),
             ExprKind::Name(id) => self.resolve_name(id),
             ExprKind::Member(base, name) => self.resolve_member(base, name),
             ExprKind::Call(name, args) => self.resolve_builtin_call(name, args, span),
