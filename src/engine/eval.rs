@@ -7,7 +7,7 @@
 mod choice;
 
 use super::agent::Request;
-use super::state::{next_seat, seat, CardId, Seat, Value, ZoneKey};
+use super::state::{next_seat, seat, seat_after, CardId, Seat, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, Expr, Id, Op, Type};
 
@@ -23,7 +23,7 @@ impl<'p> Game<'p> {
             Expr::It => self.its.last().map_or(Value::Absent, |c| Value::Card(*c)),
             Expr::You => Value::Player(self.ctx().you),
             Expr::Opponent => Value::Player(self.opponent_of(self.ctx().you)),
-            Expr::EachPlayer => Value::Players(self.prog.seats().collect()),
+            Expr::EachPlayer => Value::Players(self.seats_from_turn_player()),
             Expr::TurnNumber => Value::Int(i64::from(self.state.turn)),
             Expr::Var(name) => self.var(name),
             Expr::EventParam(name) => self.event_param(name),
@@ -147,6 +147,14 @@ impl<'p> Game<'p> {
             .position(|p| p.name == name)
             .and_then(|i| ev.args.get(i).cloned())
             .unwrap_or(Value::Absent)
+    }
+
+    /// Every seat in turn order, from the turn player (what `each` names, so a verb given
+    /// `each` runs for the turn player first).
+    fn seats_from_turn_player(&self) -> Vec<Seat> {
+        let n = self.prog.players();
+        let active = self.state.active as usize;
+        (0..n).map(|k| seat(seat_after(active, k, n))).collect()
     }
 
     /// A zone of some players: the owners named, or (bare) `you`'s — every player's for a zone

@@ -88,6 +88,10 @@ codes! {
     RESOLVE_TYPE_MISMATCH = "fuda::resolve::type_mismatch";
     /// A pair literal where no composite stat is expected.
     RESOLVE_PAIR_NOT_ALLOWED = "fuda::resolve::pair_not_allowed";
+    /// `top`/`bottom … of` a zone not declared `ordered`.
+    RESOLVE_TOP_OF_UNORDERED = "fuda::resolve::top_of_unordered";
+    /// A set of players (`each`) where one player is needed and nothing repeats per player.
+    RESOLVE_PLAYER_SET = "fuda::resolve::player_set";
     /// A clause the ability's kind does not allow, or a missing required one.
     RESOLVE_INVALID_CLAUSE = "fuda::resolve::invalid_clause";
     // ── game flow (setup, turn, actions, rules, windows) ──

@@ -684,7 +684,7 @@ impl<'a> Ctx<'a> {
         match ev.params.first() {
             Some(p) => {
                 let (x, ty) = self.expr(subject);
-                self.expect(
+                self.expect_player_or_set(
                     &ty,
                     &p.types,
                     subject.span,
@@ -743,7 +743,7 @@ impl<'a> Ctx<'a> {
             return;
         };
         let (x, ty) = self.expr(&a.value);
-        self.expect(
+        self.expect_player_or_set(
             &ty,
             &p.types,
             a.value.span,

@@ -16,6 +16,10 @@ pub enum Ty {
     Of(Type, bool),
     /// A list of texts (a `text*` field).
     TextList,
+    /// A set of players (`each`): taken where a statement can be done per player (a verb's or
+    /// procedure's player parameter, `for each`, a player's zone, a counter change, a trigger
+    /// pattern, `win`/`lose`, a window); anywhere else one player is needed, a diagnostic.
+    Players,
     /// An error was already reported: accept anything.
     Unknown,
 }
@@ -30,6 +34,7 @@ impl Ty {
         match self {
             Ty::Of(t, opt) => format!("{}{}", type_name(*t), if *opt { "?" } else { "" }),
             Ty::TextList => "text list".into(),
+            Ty::Players => "a set of players".into(),
             Ty::Unknown => "unknown".into(),
         }
     }
@@ -38,6 +43,7 @@ impl Ty {
         match self {
             Ty::Unknown => true,
             Ty::TextList => expected.contains(&Type::Text),
+            Ty::Players => false,
             Ty::Of(t, _) => expected.iter().any(|e| coerces(*t, *e)),
         }
     }
@@ -190,8 +196,13 @@ impl<'a> Ctx<'a> {
             .collect()
     }
 
-    /// Reports a type mismatch unless `ty` fits `expected`.
+    /// Reports a type mismatch unless `ty` fits `expected`; a set of players where one player
+    /// is expected has its own diagnostic.
     pub fn expect(&mut self, ty: &Ty, expected: &[Type], span: Span, what: &str) {
+        if *ty == Ty::Players && expected.contains(&Type::Player) {
+            self.player_set_misplaced(span, what);
+            return;
+        }
         if !ty.fits(expected) {
             let want: Vec<&str> = expected.iter().map(|t| type_name(*t)).collect();
             self.error(
@@ -209,6 +220,31 @@ impl<'a> Ctx<'a> {
                 .with_help_opt(type_help(ty, expected)),
             );
         }
+    }
+
+    /// Like [`Ctx::expect`], but a set of players is also taken where `expected` has a player:
+    /// the places whose engine semantics apply to each player of a set.
+    pub fn expect_player_or_set(&mut self, ty: &Ty, expected: &[Type], span: Span, what: &str) {
+        if !(*ty == Ty::Players && expected.contains(&Type::Player)) {
+            self.expect(ty, expected, span, what);
+        }
+    }
+
+    /// Reports a set of players (`each`) at `span` where `what` needs one player.
+    pub fn player_set_misplaced(&mut self, span: Span, what: &str) {
+        self.error(
+            Diagnostic::error(
+                codes::RESOLVE_PLAYER_SET,
+                self.file,
+                span,
+                format!("{what} must be one player, found a set of players"),
+                "a set of players",
+            )
+            .with_help(
+                "name one player (`you`, `opponent`, `owner(c)`), or repeat it per player: \
+                 `for each p in each player { … p … }`",
+            ),
+        );
     }
 
     /// Reports an unknown name of some namespace with a did-you-mean.

@@ -50,6 +50,8 @@ pub struct ZoneSym {
     pub id: String,
     /// Slot names.
     pub slots: Vec<String>,
+    /// Whether its cards are in an order (`ordered`): only then do `top`/`bottom` mean anything.
+    pub ordered: bool,
 }
 
 /// A stat as the checker sees it.
@@ -459,6 +461,7 @@ impl Declarer<'_> {
             ZoneSym {
                 id: zone.name.id.clone(),
                 slots: zone.slots.clone(),
+                ordered: zone.ordered,
             },
         );
         self.ruleset.zones.push(zone);

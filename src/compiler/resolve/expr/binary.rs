@@ -83,6 +83,11 @@ impl Ctx<'_> {
     fn resolve_equality(&mut self, op: BinOp, l: &ast::Expr, r: &ast::Expr) -> (Expr, Ty) {
         let (a, ta) = self.expr(l);
         let (b, tb) = self.expr(r);
+        for (t, side) in [(&ta, l), (&tb, r)] {
+            if *t == Ty::Players {
+                self.player_set_misplaced(side.span, "a compared value");
+            }
+        }
         if let (Ty::Of(x, _), Ty::Of(y, _)) = (&ta, &tb) {
             let comparable =
                 x == y || matches!((x, y), (Type::Card | Type::Cards, Type::Card | Type::Cards));
@@ -110,6 +115,11 @@ impl Ctx<'_> {
     fn resolve_coalesce(&mut self, l: &ast::Expr, r: &ast::Expr) -> (Expr, Ty) {
         let (a, ta) = self.expr(l);
         let (b, tb) = self.expr(r);
+        for (t, side) in [(&ta, l), (&tb, r)] {
+            if *t == Ty::Players {
+                self.player_set_misplaced(side.span, "a value with a fallback");
+            }
+        }
         let ty = match (&ta, &tb) {
             (Ty::Of(x, _), Ty::Of(y, _)) if x == y => Ty::of(*x),
             (Ty::Of(x, _), Ty::Of(y, _)) if coerces(*x, *y) || coerces(*y, *x) => Ty::Unknown,

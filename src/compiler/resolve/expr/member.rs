@@ -3,6 +3,7 @@
 
 use super::{bx, invalid, short, zone_value};
 use crate::base::diagnostic::{codes, Diagnostic};
+use crate::base::source::Span;
 use crate::compiler::ast::{self, ExprKind};
 use crate::compiler::resolve::scope::{names_in, Ctx, Ty};
 use crate::compiler::resolve::symbols::{CounterSym, Symbols};
@@ -25,6 +26,7 @@ impl Ctx<'_> {
                 self.card_member(b, &name.name).unwrap_or_else(invalid)
             }
             Ty::Of(Type::Player, _) => self.resolve_player_member(b, name),
+            Ty::Players => self.resolve_players_member(b, name, base.span),
             Ty::Of(Type::Card, _) => match self.card_member(b, &name.name) {
                 Some(r) => r,
                 None => {
@@ -96,6 +98,16 @@ impl Ctx<'_> {
             Ty::Unknown
         };
         (Expr::EventParam(name.name.clone()), ty)
+    }
+
+    /// `each.name`: the zone of every player of the set (`each.z`); any other member reads
+    /// one player's value, so it is a diagnostic.
+    fn resolve_players_member(&mut self, b: Expr, name: &ast::Ident, base: Span) -> (Expr, Ty) {
+        if let Some(z) = self.sym.zones.get(&name.name) {
+            return zone_value(&z.id, Some(b));
+        }
+        self.player_set_misplaced(base, &format!("the player whose `{}` is read", name.name));
+        invalid()
     }
 
     /// `player.name`: one of the player's zones, or a counter kept on players.

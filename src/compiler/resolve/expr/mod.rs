@@ -59,6 +59,13 @@ impl Ctx<'_> {
         self.typed(e, &[Type::Player], "this value")
     }
 
+    /// A player, or a set of players where the statement is done for each.
+    pub fn player_or_set(&mut self, e: &ast::Expr) -> Expr {
+        let (x, ty) = self.expr(e);
+        self.expect_player_or_set(&ty, &[Type::Player], e.span, "this value");
+        x
+    }
+
     /// Cards (a card, a set, or a zone's cards).
     pub fn cards(&mut self, e: &ast::Expr) -> Expr {
         self.typed(e, &[Type::Cards], "this value")
@@ -89,7 +96,7 @@ impl Ctx<'_> {
             ExprKind::It => self.resolve_it(span),
             ExprKind::You => (Expr::You, Ty::of(Type::Player)),
             ExprKind::Opponent => (Expr::Opponent, Ty::of(Type::Player)),
-            ExprKind::Each => (Expr::EachPlayer, Ty::of(Type::Player)),
+            ExprKind::Each => (Expr::EachPlayer, Ty::Players),
             ExprKind::Name(id) => self.resolve_name(id),
             ExprKind::Member(base, name) => self.resolve_member(base, name),
             ExprKind::Call(name, args) => self.resolve_builtin_call(name, args, span),
@@ -107,18 +114,7 @@ impl Ctx<'_> {
                 from,
             } => self.resolve_choice(*kind, who.as_deref(), quantity, from),
             ExprKind::Declare(what) => self.resolve_declare(what),
-            ExprKind::TopOf(top, n, z) => {
-                let count = self.number(n);
-                let zone = self.zone(z);
-                (
-                    Expr::TopOf {
-                        top: *top,
-                        count: bx(count),
-                        zone: bx(zone),
-                    },
-                    Ty::of(Type::Cards),
-                )
-            }
+            ExprKind::TopOf(top, n, z) => self.resolve_top_of(*top, n, z),
             ExprKind::Typed(ty, z) => self.resolve_typed(ty, z),
         }
     }
@@ -249,6 +245,40 @@ impl Ctx<'_> {
             );
         }
         (Expr::Declare(what.name.clone()), Ty::of(Type::Text))
+    }
+
+    /// `top|bottom n of zone`: the zone must be declared `ordered` (an unordered zone has no
+    /// top card; its first listed card is no rule's choice).
+    fn resolve_top_of(&mut self, top: bool, n: &ast::Expr, z: &ast::Expr) -> (Expr, Ty) {
+        let count = self.number(n);
+        let zone = self.zone(z);
+        if let Expr::Zone { zone: id, .. } = &zone {
+            let unordered = self.sym.zones.values().any(|s| s.id == *id && !s.ordered);
+            if unordered {
+                let word = if top { "top" } else { "bottom" };
+                self.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_TOP_OF_UNORDERED,
+                        self.file,
+                        z.span,
+                        format!("`{word}` of a zone whose cards have no order"),
+                        "this zone is not declared `ordered`",
+                    )
+                    .with_help(
+                        "only an `ordered` zone (a deck, a pile) has a top and a bottom; to take \
+                         cards of an unordered zone, `choose` them",
+                    ),
+                );
+            }
+        }
+        (
+            Expr::TopOf {
+                top,
+                count: bx(count),
+                zone: bx(zone),
+            },
+            Ty::of(Type::Cards),
+        )
     }
 
     /// `card_type on cards`: the cards of that type (`card`/`cards` keep them all).

@@ -4,7 +4,7 @@
 use crate::base::diagnostic::{codes, did_you_mean, Diagnostic};
 use crate::base::source::Span;
 use crate::compiler::ast;
-use crate::compiler::resolve::scope::Ctx;
+use crate::compiler::resolve::scope::{Ctx, Ty};
 use crate::compiler::resolve::symbols::{Callable, ParamSig, Symbols};
 use crate::ir::{Expr, Stmt, Type};
 use std::collections::BTreeMap;
@@ -32,24 +32,30 @@ impl<'a> Ctx<'a> {
     ) -> Option<Stmt> {
         let sym: &'a Symbols = self.sym;
         if let Some(verb) = sym.verbs.get(&name.name) {
-            let args = self.args(verb, &format!("verb `{}`", name.name), args, span);
+            let (args, sets) = self.args(verb, &format!("verb `{}`", name.name), args, span);
             let duration = dur.as_ref().map(|_| self.duration(dur));
-            return Some(Stmt::Call {
-                verb: verb.id.clone(),
-                args,
-                duration,
-            });
+            return Some(per_player(
+                Stmt::Call {
+                    verb: verb.id.clone(),
+                    args,
+                    duration,
+                },
+                sets,
+            ));
         }
         if let Some((layer, true)) = sym.layers.get(&name.name) {
             return self.resolve_layer_call(layer, name, args, dur, span);
         }
         if let Some(p) = sym.procedures.get(&name.name) {
-            let args = self.args(p, &format!("procedure `{}`", name.name), args, span);
-            return Some(Stmt::Call {
-                verb: p.id.clone(),
-                args,
-                duration: None,
-            });
+            let (args, sets) = self.args(p, &format!("procedure `{}`", name.name), args, span);
+            return Some(per_player(
+                Stmt::Call {
+                    verb: p.id.clone(),
+                    args,
+                    duration: None,
+                },
+                sets,
+            ));
         }
         self.check_unknown_verb(name, args);
         None
@@ -148,15 +154,18 @@ impl<'a> Ctx<'a> {
         );
     }
 
-    /// Maps positional and named arguments onto parameters, checking arity and types.
+    /// Maps positional and named arguments onto parameters, checking arity and types; also
+    /// gives the player parameters given a set of players (`each`), in parameter order, for
+    /// [`per_player`].
     pub fn args(
         &mut self,
         callee: &Callable,
         what: &str,
         args: &[ast::Arg],
         span: Span,
-    ) -> BTreeMap<String, Expr> {
+    ) -> (BTreeMap<String, Expr>, Vec<String>) {
         let mut out = BTreeMap::new();
+        let mut sets = Vec::new();
         let mut next = 0;
         for a in args {
             let Some(p) = self.arg_param(callee, what, a, &mut next) else {
@@ -167,16 +176,20 @@ impl<'a> Ctx<'a> {
             } else {
                 self.expr(&a.value)
             };
-            self.expect(
+            self.expect_player_or_set(
                 &ty,
                 &p.types,
                 a.value.span,
                 &format!("argument `{}`", p.name),
             );
+            if ty == Ty::Players && p.types.contains(&Type::Player) {
+                sets.push(p.name.clone());
+            }
             out.insert(p.name.clone(), x);
         }
         self.check_missing_args(callee, what, &out, span);
-        out
+        sets.sort_by_key(|n| callee.params.iter().position(|p| &p.name == n));
+        (out, sets)
     }
 
     /// The parameter an argument is for: by its name, else the next positional one (`next`).
@@ -252,4 +265,28 @@ impl<'a> Ctx<'a> {
             }
         }
     }
+}
+
+/// `stmt` (a call or an emit) done once per player for each parameter in `sets` given a set of
+/// players: `draw(2, each)` is `for each p in each player { draw(2, p) }`, the other arguments
+/// read anew for each player; two such parameters nest, the first outermost. The loop variable
+/// is named `<parameter> of each`, a name no card can write.
+pub(in crate::compiler::resolve) fn per_player(mut stmt: Stmt, sets: Vec<String>) -> Stmt {
+    let mut loops = Vec::new();
+    if let Stmt::Call { args, .. } | Stmt::Emit { args, .. } = &mut stmt {
+        for param in sets {
+            let var = format!("{param} of each");
+            if let Some(set) = args.insert(param, Expr::Var(var.clone())) {
+                loops.push((var, set));
+            }
+        }
+    }
+    for (var, set) in loops.into_iter().rev() {
+        stmt = Stmt::ForEach {
+            var,
+            cards: set,
+            body: vec![stmt],
+        };
+    }
+    stmt
 }

@@ -25,11 +25,14 @@ impl Ctx<'_> {
         span: Span,
     ) -> Option<Stmt> {
         let event = self.event_named(ev)?;
-        let args = self.args(event, &format!("event `{}`", ev.name), args, span);
-        Some(Stmt::Emit {
-            event: event.id.clone(),
-            args,
-        })
+        let (args, sets) = self.args(event, &format!("event `{}`", ev.name), args, span);
+        Some(super::call::per_player(
+            Stmt::Emit {
+                event: event.id.clone(),
+                args,
+            },
+            sets,
+        ))
     }
 
     /// `reach moment`: the moment must be declared.

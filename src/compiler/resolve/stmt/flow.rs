@@ -31,16 +31,23 @@ impl Ctx<'_> {
         Stmt::If { arms, otherwise }
     }
 
-    /// `for each var in cards { … }`: the body sees `var` as one card.
+    /// `for each var in cards { … }`: the body sees `var` as one card; over a set of players
+    /// (`for each p in each player`), as one player.
     pub(super) fn resolve_for_each(
         &mut self,
         var: &ast::Ident,
         iter: &ast::Expr,
         body: &ast::Block,
     ) -> Stmt {
-        let cards = self.cards(iter);
+        let (cards, ty) = self.expr(iter);
+        let each_ty = if ty == Ty::Players {
+            Ty::of(Type::Player)
+        } else {
+            self.expect(&ty, &[Type::Cards], iter.span, "this value");
+            Ty::of(Type::Card)
+        };
         self.push();
-        self.bind(&var.name, Ty::of(Type::Card), var.span, false);
+        self.bind(&var.name, each_ty, var.span, false);
         let body = self.stmts(&body.stmts);
         self.pop();
         Stmt::ForEach {

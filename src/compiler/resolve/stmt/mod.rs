@@ -119,10 +119,10 @@ impl<'a> Ctx<'a> {
             StmtKind::Check => Stmt::Check,
             StmtKind::Window(w) => self.resolve_window(w),
             StmtKind::Win(p) => Stmt::Win {
-                player: self.player(p),
+                player: self.player_or_set(p),
             },
             StmtKind::Lose(p) => Stmt::Lose {
-                player: self.player(p),
+                player: self.player_or_set(p),
             },
             StmtKind::DrawGame => Stmt::DrawGame,
             // Verbs, procedures and layers applied by name (call.rs).

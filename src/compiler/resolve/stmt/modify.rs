@@ -154,7 +154,8 @@ impl<'a> Ctx<'a> {
         if c.on_cards {
             allowed.push(Type::Cards);
         }
-        let subject = self.typed(&m.subject, &allowed, "the counted value");
+        let (subject, ty) = self.expr(&m.subject);
+        self.expect_player_or_set(&ty, &allowed, m.subject.span, "the counted value");
         let (op, op_span) = (&m.op.0, m.op.1);
         if !matches!(op.as_str(), "=" | "+=" | "-=") {
             self.error(Diagnostic::error(

@@ -4,7 +4,7 @@
 use super::backticked;
 use crate::base::diagnostic::{codes, Diagnostic};
 use crate::compiler::ast;
-use crate::compiler::resolve::scope::{names_in, Ctx};
+use crate::compiler::resolve::scope::{names_in, Ctx, Ty};
 use crate::compiler::resolve::symbols::{KindSym, Symbols};
 use crate::ir::{self, Expr, Stmt, Type};
 
@@ -33,14 +33,28 @@ impl<'a> Ctx<'a> {
                     .map(|i| self.resolve_window_player(i))
                     .collect(),
             ),
-            _ => self.resolve_window_player(e),
+            _ => {
+                let (x, ty) = self.expr(e);
+                if ty != Ty::Players {
+                    self.expect_window_player(&ty, e);
+                }
+                x
+            }
         }
     }
 
     /// One of a window's players: a value of type player.
     fn resolve_window_player(&mut self, e: &ast::Expr) -> Expr {
         let (x, ty) = self.expr(e);
-        if !ty.fits(&[Type::Player]) {
+        self.expect_window_player(&ty, e);
+        x
+    }
+
+    /// Reports a window's player `e` of type `ty` that is not one player.
+    fn expect_window_player(&mut self, ty: &Ty, e: &ast::Expr) {
+        if *ty == Ty::Players {
+            self.player_set_misplaced(e.span, "one of a window's listed players");
+        } else if !ty.fits(&[Type::Player]) {
             self.error(
                 Diagnostic::error(
                     codes::RESOLVE_TYPE_MISMATCH,
@@ -58,7 +72,6 @@ impl<'a> Ctx<'a> {
                 ),
             );
         }
-        x
     }
 
     /// One thing a window offers: an action, or the abilities of an activated kind.
