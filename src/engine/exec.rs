@@ -14,7 +14,7 @@ mod visibility;
 
 use super::agent::Request;
 use super::program::Program;
-use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, ZoneKey};
+use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, WhileCond, ZoneKey};
 use super::{Frame, Game};
 use crate::ir::{self, Duration, Stmt};
 
@@ -129,7 +129,19 @@ impl<'p> Game<'p> {
                 .unwrap_or(Until::LeavesZone),
             Duration::While(e) => {
                 let c = self.ctx();
-                Until::While(Box::new(e.clone()), c.you, c.this)
+                let mut vars: Vec<(String, Value)> = Vec::new();
+                for (n, v) in self.vars[c.vars_base..].iter().rev() {
+                    if !vars.iter().any(|(m, _)| m == n) {
+                        vars.push(((*n).to_string(), v.clone()));
+                    }
+                }
+                Until::While(Box::new(WhileCond {
+                    cond: e.clone(),
+                    you: c.you,
+                    this: c.this,
+                    event: c.event.clone(),
+                    vars: std::rc::Rc::new(vars),
+                }))
             }
         }
     }
