@@ -47,6 +47,12 @@ impl<'p> Game<'p> {
                     self.reach(m, moment);
                 }
             }
+            Stmt::ReachOf { moment, player } => {
+                let who = self.eval(player)?;
+                if let (Some(&m), Value::Player(p)) = (self.prog.moment_index.get(moment), who) {
+                    self.reach_of(m, moment, p);
+                }
+            }
             Stmt::Move {
                 cards,
                 to,
@@ -110,8 +116,17 @@ impl<'p> Game<'p> {
     }
 
     /// When a duration ends, read now (a `while` keeps the context it was made in).
-    fn until(&self, d: &Duration) -> Until {
-        match d {
+    fn until(&mut self, d: &Duration) -> Result<Until, Request> {
+        if let Duration::UntilOf { moment, player } = d {
+            let m = self.prog.moment_index.get(moment).copied();
+            return Ok(match (m, self.eval(player)?) {
+                (Some(m), Value::Player(p)) => Until::MomentOf(m, p),
+                // an absent player: the next time the moment is reached for anyone
+                (Some(m), _) => Until::Moment(m),
+                (None, _) => Until::LeavesZone,
+            });
+        }
+        Ok(match d {
             Duration::Default => match &self.prog.ruleset.default_duration {
                 Some(m) => self
                     .prog
@@ -143,20 +158,51 @@ impl<'p> Game<'p> {
                     vars: std::rc::Rc::new(vars),
                 }))
             }
+            Duration::UntilOf { .. } => Until::LeavesZone,
+        })
+    }
+    /// The game reaches a moment: durations until it end (those until it for one player too),
+    /// uses limited per it reset.
+    pub(super) fn reach(&mut self, m: u16, id: &str) {
+        self.end_durations(m, None);
+        let short = Program::short(id).to_string();
+        self.state.uses.retain(|u| u.4 != short && u.4 != id);
+        self.changed();
+        self.log_line("moment", format!("{short}: effects until then end"));
+    }
+
+    /// The game reaches a moment for player `p` (`reach m of you`): durations until
+    /// it, and until it of `p`, end; uses limited per it reset. Logged when a duration ended.
+    pub(super) fn reach_of(&mut self, m: u16, id: &str, p: Seat) {
+        let ended = self.end_durations(m, Some(p));
+        let short = Program::short(id).to_string();
+        self.state.uses.retain(|u| u.4 != short && u.4 != id);
+        self.changed();
+        if ended {
+            let text = format!("{short} of p{}: effects until then end", shown(p));
+            self.log_line("moment", text);
         }
     }
-    /// The game reaches a moment: durations until it end, uses limited per it reset.
-    pub(super) fn reach(&mut self, m: u16, id: &str) {
+
+    /// Ends the modifiers and zone aliases lasting until moment `m` (reached for player `who`,
+    /// or for everyone); whether any ended.
+    fn end_durations(&mut self, m: u16, who: Option<Seat>) -> bool {
+        let ends = |u: &Until| match u {
+            Until::Moment(x) => *x == m,
+            Until::MomentOf(x, p) => *x == m && who.is_none_or(|w| w == *p),
+            _ => false,
+        };
         let before = self.state.modifiers.len();
-        self.state.modifiers.retain(|x| x.until != Until::Moment(m));
+        self.state.modifiers.retain(|x| !ends(&x.until));
         let ended: Vec<Alias> = self
             .state
             .aliases
             .iter()
-            .filter(|a| a.until == Until::Moment(m))
+            .filter(|a| ends(&a.until))
             .cloned()
             .collect();
-        self.state.aliases.retain(|a| a.until != Until::Moment(m));
+        self.state.aliases.retain(|a| !ends(&a.until));
+        let any = self.state.modifiers.len() != before || !ended.is_empty();
         for a in ended {
             // the cards return as they are (3.3.6.c)
             let from = self.state.slot(a.to);
@@ -167,13 +213,10 @@ impl<'p> Game<'p> {
             }
             self.state.zones[to].extend(cards);
         }
-        let short = Program::short(id).to_string();
-        self.state.uses.retain(|u| u.4 != short && u.4 != id);
         if self.state.modifiers.len() != before {
             self.changed();
         }
-        self.changed();
-        self.log_line("moment", format!("{short}: effects until then end"));
+        any
     }
 
     fn set_state(&mut self, c: CardId, si: u16) {

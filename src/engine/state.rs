@@ -135,6 +135,8 @@ pub enum Until {
     LeavesZone,
     /// Until a moment.
     Moment(u16),
+    /// Until a moment is reached for a player (or for everyone).
+    MomentOf(u16, Seat),
     /// While a condition holds, read with the context it was made in.
     While(Box<WhileCond>),
 }
