@@ -398,6 +398,8 @@ pub struct Stmt {
 pub enum Duration {
     /// Ends at a moment.
     Until(Ident),
+    /// Ends when a moment is reached for a player (`until m of you`).
+    UntilOf(Ident, Expr),
     /// Lasts while a condition holds.
     While(Expr),
 }
@@ -476,6 +478,8 @@ pub enum StmtKind {
     Check,
     /// `reach moment`.
     Reach(Ident),
+    /// `reach moment of player`: the moment is reached for one player.
+    ReachOf(Ident, Expr),
     /// `verb args [duration]`.
     Call(Ident, Vec<Arg>, Option<Duration>),
 }

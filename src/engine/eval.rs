@@ -319,12 +319,19 @@ impl<'p> Game<'p> {
 
     /// A variable of the running context (the latest of that name).
     fn var(&self, name: &str) -> Value {
-        let base = self.ctx().vars_base;
-        self.vars[base..]
+        let ctx = self.ctx();
+        self.vars[ctx.vars_base..]
             .iter()
             .rev()
             .find(|(n, _)| *n == name)
             .map(|(_, v)| v.clone())
+            .or_else(|| {
+                let captured = ctx.captured.as_ref()?;
+                captured
+                    .iter()
+                    .find(|(n, _)| n == name)
+                    .map(|(_, v)| v.clone())
+            })
             .unwrap_or(Value::Absent)
     }
 

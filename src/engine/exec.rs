@@ -16,7 +16,7 @@ pub(super) use flow::spread_runs;
 
 use super::agent::Request;
 use super::program::Program;
-use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, ZoneKey};
+use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, WhileCond, ZoneKey};
 use super::{Frame, Game};
 use crate::ir::{self, Duration, Stmt};
 
@@ -47,6 +47,12 @@ impl<'p> Game<'p> {
             Stmt::Reach { moment } => {
                 if let Some(&m) = self.prog.moment_index.get(moment) {
                     self.reach(m, moment);
+                }
+            }
+            Stmt::ReachOf { moment, player } => {
+                let who = self.eval(player)?;
+                if let (Some(&m), Value::Player(p)) = (self.prog.moment_index.get(moment), who) {
+                    self.reach_of(m, moment, p);
                 }
             }
             Stmt::Move {
@@ -112,8 +118,17 @@ impl<'p> Game<'p> {
     }
 
     /// When a duration ends, read now (a `while` keeps the context it was made in).
-    fn until(&self, d: &Duration) -> Until {
-        match d {
+    fn until(&mut self, d: &Duration) -> Result<Until, Request> {
+        if let Duration::UntilOf { moment, player } = d {
+            let m = self.prog.moment_index.get(moment).copied();
+            return Ok(match (m, self.eval(player)?) {
+                (Some(m), Value::Player(p)) => Until::MomentOf(m, p),
+                // an absent player: the next time the moment is reached for anyone
+                (Some(m), _) => Until::Moment(m),
+                (None, _) => Until::LeavesZone,
+            });
+        }
+        Ok(match d {
             Duration::Default => match &self.prog.ruleset.default_duration {
                 Some(m) => self
                     .prog
@@ -131,22 +146,65 @@ impl<'p> Game<'p> {
                 .unwrap_or(Until::LeavesZone),
             Duration::While(e) => {
                 let c = self.ctx();
-                Until::While(Box::new(e.clone()), c.you, c.this)
+                let mut vars: Vec<(String, Value)> = Vec::new();
+                for (n, v) in self.vars[c.vars_base..].iter().rev() {
+                    if !vars.iter().any(|(m, _)| m == n) {
+                        vars.push(((*n).to_string(), v.clone()));
+                    }
+                }
+                Until::While(Box::new(WhileCond {
+                    cond: e.clone(),
+                    you: c.you,
+                    this: c.this,
+                    event: c.event.clone(),
+                    vars: std::rc::Rc::new(vars),
+                }))
             }
+            Duration::UntilOf { .. } => Until::LeavesZone,
+        })
+    }
+    /// The game reaches a moment: durations until it end (those until it for one player too),
+    /// uses limited per it reset.
+    pub(super) fn reach(&mut self, m: u16, id: &str) {
+        self.end_durations(m, None);
+        let short = Program::short(id).to_string();
+        self.state.uses.retain(|u| u.4 != short && u.4 != id);
+        self.changed();
+        self.log_line("moment", format!("{short}: effects until then end"));
+    }
+
+    /// The game reaches a moment for player `p` (`reach m of you`): durations until
+    /// it, and until it of `p`, end; uses limited per it reset. Logged when a duration ended.
+    pub(super) fn reach_of(&mut self, m: u16, id: &str, p: Seat) {
+        let ended = self.end_durations(m, Some(p));
+        let short = Program::short(id).to_string();
+        self.state.uses.retain(|u| u.4 != short && u.4 != id);
+        self.changed();
+        if ended {
+            let text = format!("{short} of p{}: effects until then end", shown(p));
+            self.log_line("moment", text);
         }
     }
-    /// The game reaches a moment: durations until it end, uses limited per it reset.
-    pub(super) fn reach(&mut self, m: u16, id: &str) {
+
+    /// Ends the modifiers and zone aliases lasting until moment `m` (reached for player `who`,
+    /// or for everyone); whether any ended.
+    fn end_durations(&mut self, m: u16, who: Option<Seat>) -> bool {
+        let ends = |u: &Until| match u {
+            Until::Moment(x) => *x == m,
+            Until::MomentOf(x, p) => *x == m && who.is_none_or(|w| w == *p),
+            _ => false,
+        };
         let before = self.state.modifiers.len();
-        self.state.modifiers.retain(|x| x.until != Until::Moment(m));
+        self.state.modifiers.retain(|x| !ends(&x.until));
         let ended: Vec<Alias> = self
             .state
             .aliases
             .iter()
-            .filter(|a| a.until == Until::Moment(m))
+            .filter(|a| ends(&a.until))
             .cloned()
             .collect();
-        self.state.aliases.retain(|a| a.until != Until::Moment(m));
+        self.state.aliases.retain(|a| !ends(&a.until));
+        let any = self.state.modifiers.len() != before || !ended.is_empty();
         for a in ended {
             // the cards return as they are (3.3.6.c)
             let from = self.state.slot(a.to);
@@ -157,13 +215,10 @@ impl<'p> Game<'p> {
             }
             self.state.zones[to].extend(cards);
         }
-        let short = Program::short(id).to_string();
-        self.state.uses.retain(|u| u.4 != short && u.4 != id);
         if self.state.modifiers.len() != before {
             self.changed();
         }
-        self.changed();
-        self.log_line("moment", format!("{short}: effects until then end"));
+        any
     }
 
     fn set_state(&mut self, c: CardId, si: u16) {

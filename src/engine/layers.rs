@@ -250,10 +250,14 @@ impl<'p> Game<'p> {
             return false;
         }
         match &m.until {
-            Until::While(cond, you, this) => {
-                // conditions are re-read with the context they were made in
-                self.push_ctx(*you, *this, None, None);
-                let on = self.holds(cond);
+            Until::While(w) => {
+                // conditions are re-read with the context they were made in, the effect's
+                // variables holding the values they had then
+                self.push_ctx(w.you, w.this, w.event.clone(), None);
+                if let Some(c) = self.ctxs.last_mut() {
+                    c.captured = Some(w.vars.clone());
+                }
+                let on = self.holds(&w.cond);
                 self.pop_ctx_now();
                 on
             }

@@ -83,6 +83,8 @@ struct Ctx {
     source: Option<(CardId, AbilityRef)>,
     /// Replacement abilities already applied in this chain of effects: (card, ability).
     applied: Rc<Vec<(CardId, AbilityRef)>>,
+    /// Variables captured when a `while` duration was made, read after [`Game::vars`].
+    captured: Option<Rc<Vec<(String, Value)>>>,
 }
 
 /// A triggered ability waiting for a check timing.
@@ -702,6 +704,7 @@ impl<'p> Game<'p> {
             vars_base: self.vars.len(),
             source,
             applied,
+            captured: None,
         });
     }
 

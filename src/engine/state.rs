@@ -135,8 +135,26 @@ pub enum Until {
     LeavesZone,
     /// Until a moment.
     Moment(u16),
+    /// Until a moment is reached for a player (or for everyone).
+    MomentOf(u16, Seat),
     /// While a condition holds, read with the context it was made in.
-    While(Box<ir::Expr>, Seat, Option<CardId>),
+    While(Box<WhileCond>),
+}
+
+/// A `while` duration's condition and the context it was made in: `you`, `this`, the event,
+/// and the values the effect's variables had then (a `let` is fixed when its line runs).
+#[derive(Debug, Clone, PartialEq)]
+pub struct WhileCond {
+    /// The condition.
+    pub cond: ir::Expr,
+    /// `you` when it was made.
+    pub you: Seat,
+    /// `this` when it was made.
+    pub this: Option<CardId>,
+    /// The event being handled when it was made, if any.
+    pub event: Option<std::rc::Rc<super::EventData>>,
+    /// The variables visible when it was made, the newest of each name.
+    pub vars: std::rc::Rc<Vec<(String, Value)>>,
 }
 
 /// A modifier on one card.

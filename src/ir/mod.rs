@@ -611,6 +611,14 @@ pub enum Duration {
     Until(Id),
     /// While a condition holds.
     While(Expr),
+    /// Until a moment is reached for a player (`until m of you`), the player read
+    /// when the effect is made.
+    UntilOf {
+        /// The moment.
+        moment: Id,
+        /// The player.
+        player: Expr,
+    },
 }
 
 /// Where a move puts a card within its destination.
@@ -896,6 +904,14 @@ pub enum Stmt {
     Reach {
         /// The moment.
         moment: Id,
+    },
+    /// The game reaches a moment for one player: every duration `until` it ends, and every
+    /// duration `until` it `of` that player.
+    ReachOf {
+        /// The moment.
+        moment: Id,
+        /// The player it is reached for.
+        player: Expr,
     },
     /// Call a verb.
     Call {

@@ -109,6 +109,9 @@ fn duration(d: &Duration) -> String {
         Duration::Default => String::new(),
         Duration::Until(m) => format!(" until {}", short(m)),
         Duration::While(c) => format!(" while {}", expr(c)),
+        Duration::UntilOf { moment, player } => {
+            format!(" until {} of {}", short(moment), expr(player))
+        }
     }
 }
 
@@ -228,6 +231,9 @@ fn line_of(s: &Stmt) -> String {
         }
         Stmt::Check => "check rules and pending triggers".into(),
         Stmt::Reach { moment } => format!("reach {}", short(moment)),
+        Stmt::ReachOf { moment, player } => {
+            format!("reach {} of {}", short(moment), expr(player))
+        }
         Stmt::Cancel { event, subject } => cancel(event, subject),
         Stmt::Emit { event, args } => format!("emit {}({})", short(event), named(args)),
         Stmt::Win { player } => format!("{} wins", expr(player)),

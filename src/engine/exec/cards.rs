@@ -101,7 +101,7 @@ impl<'p> Game<'p> {
         let Some(&to) = self.prog.zones.get(becomes) else {
             return Ok(());
         };
-        let until = self.until(duration);
+        let until = self.until(duration)?;
         let Value::Zone(from, owners) = z else {
             return Ok(());
         };

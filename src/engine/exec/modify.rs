@@ -14,7 +14,7 @@ impl<'p> Game<'p> {
         let Some(m) = self.modifications(s)? else {
             return Ok(());
         };
-        let until = self.until(duration);
+        let until = self.until(duration)?;
         for c in m.cards {
             let ts = self.state.tick();
             for kind in &m.kinds {
@@ -96,7 +96,7 @@ impl<'p> Game<'p> {
         duration: &Duration,
     ) -> Result<(), Request> {
         let targets = self.eval(cards)?;
-        let until = self.until(duration);
+        let until = self.until(duration)?;
         for c in self.cards_of(&targets) {
             match scope {
                 NegateScope::Text => {

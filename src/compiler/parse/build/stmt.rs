@@ -96,7 +96,13 @@ impl Builder<'_> {
                 StmtKind::Resolve(kind, self.next_expr(&mut it))
             }
             Rule::check_stmt => StmtKind::Check,
-            Rule::reach_stmt => StmtKind::Reach(self.ident(it.next().expect("grammar"))),
+            Rule::reach_stmt => {
+                let moment = self.ident(it.next().expect("grammar"));
+                match it.next() {
+                    Some(of) => StmtKind::ReachOf(moment, self.moment_of(of)),
+                    None => StmtKind::Reach(moment),
+                }
+            }
             // Statements led by a name or value: calls, `becomes`, stat changes.
             Rule::subject_stmt => self.subject_stmt(it),
             _ => unreachable!("grammar: unexpected statement rule {rule:?}"),
@@ -360,13 +366,26 @@ impl Builder<'_> {
         KeywordRef { name, args, span }
     }
 
-    /// `until moment` or `while condition`.
+    /// `until moment`, `until moment of player` or `while condition`.
     fn duration(&mut self, pair: P) -> Duration {
-        let inner = children(pair).next().expect("grammar: duration");
+        let mut it = children(pair);
+        let inner = it.next().expect("grammar: duration");
         match inner.as_rule() {
-            Rule::ident => Duration::Until(self.ident(inner)),
+            Rule::ident => {
+                let moment = self.ident(inner);
+                match it.next() {
+                    Some(of) => Duration::UntilOf(moment, self.moment_of(of)),
+                    None => Duration::Until(moment),
+                }
+            }
             _ => Duration::While(self.expr(inner)),
         }
+    }
+
+    /// `of player` after a moment: the player's expression.
+    fn moment_of(&mut self, pair: P) -> Expr {
+        let e = children(pair).next().expect("grammar: moment_of");
+        self.expr(e)
     }
 
     /// A duration that may be absent.

@@ -40,4 +40,11 @@ impl Ctx<'_> {
         let moment = self.moment_named(m)?;
         Some(Stmt::Reach { moment })
     }
+
+    /// `reach moment of player`: a declared moment, reached for a player.
+    pub(super) fn resolve_reach_of(&mut self, m: &ast::Ident, p: &ast::Expr) -> Option<Stmt> {
+        let player = self.player(p);
+        let moment = self.moment_named(m)?;
+        Some(Stmt::ReachOf { moment, player })
+    }
 }

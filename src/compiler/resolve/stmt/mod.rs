@@ -25,6 +25,7 @@ use crate::ir::{self, Duration, Expr, Stmt};
 fn duration_span(d: &ast::Duration) -> Span {
     match d {
         ast::Duration::Until(m) => m.span,
+        ast::Duration::UntilOf(m, p) => m.span.to(p.span),
         ast::Duration::While(e) => e.span,
     }
 }
@@ -116,6 +117,7 @@ impl<'a> Ctx<'a> {
             StmtKind::Cancel(ev, of) => return self.resolve_cancel(ev, of),
             StmtKind::Emit(ev, args) => return self.resolve_emit(ev, args, s.span),
             StmtKind::Reach(m) => return self.resolve_reach(m),
+            StmtKind::ReachOf(m, p) => return self.resolve_reach_of(m, p),
             StmtKind::Check => Stmt::Check,
             StmtKind::Window(w) => self.resolve_window(w),
             StmtKind::Win(p) => Stmt::Win {
@@ -139,6 +141,13 @@ impl<'a> Ctx<'a> {
                 None => Duration::Default,
             },
             Some(ast::Duration::While(c)) => Duration::While(self.cond(c)),
+            Some(ast::Duration::UntilOf(m, p)) => {
+                let player = self.player(p);
+                match self.moment_named(m) {
+                    Some(moment) => Duration::UntilOf { moment, player },
+                    None => Duration::Default,
+                }
+            }
         }
     }
 
