@@ -53,6 +53,9 @@ impl<'p> Game<'p> {
         if let (Some(c), Value::Card(h)) = (self.cards_of(&c).first().copied(), h) {
             if c != h {
                 self.state.cards[c as usize].host = Some(h);
+                // its carried abilities start applying now (6.1.11: the last applied wins)
+                let ts = self.state.tick();
+                self.state.cards[c as usize].entered = ts;
                 self.changed();
                 let text = format!("{} is set on {}", self.card_name(c), self.card_name(h));
                 self.log_line("attach", text);
