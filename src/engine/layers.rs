@@ -44,13 +44,15 @@ impl<'p> Game<'p> {
             if !self.prog.has_continuous[def] && !self.is_host(c) {
                 continue;
             }
-            for (this, aref) in self.abilities_in(c, zone) {
+            for (this, aref, source) in self.sourced_abilities(c, zone, None) {
                 let a = self.prog.ability(aref);
                 if a.semantics != Semantics::Continuous {
                     continue;
                 }
                 let controller = self.state.cards[this as usize].controller;
-                let ts = self.state.cards[c as usize].entered;
+                // 6.1.11: timed from when it started applying: its card entered its zone, or
+                // (a carried ability) its card was set on the host
+                let ts = self.state.cards[source as usize].entered;
                 self.push_ctx(controller, Some(this), None, Some((c, aref)));
                 let on = match &a.while_condition {
                     Some(w) => self.holds(w),

@@ -202,7 +202,8 @@ pub struct CardState {
     pub host: Option<CardId>,
     /// Bumped on every zone change that makes it a new object (3.1.7).
     pub incarnation: u32,
-    /// When it entered its zone.
+    /// When its abilities started applying: it entered its zone, or it was last set on a card
+    /// (its carried abilities apply from then, PMV 6.1.11 and 6.1.13).
     pub entered: u64,
     /// "Treat as" information.
     pub treat: Option<TreatAs>,

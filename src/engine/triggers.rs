@@ -200,6 +200,21 @@ impl<'p> Game<'p> {
         zone: u16,
         neg: Option<(bool, bool)>,
     ) -> Vec<(CardId, AbilityRef)> {
+        self.sourced_abilities(c, zone, neg)
+            .into_iter()
+            .map(|(this, a, _)| (this, a))
+            .collect()
+    }
+
+    /// [`Game::abilities_as`], each ability with the card whose text it is: the card itself,
+    /// or for a carried ability the card set on it (6.1.11: a carried ability applies from the
+    /// time its card was set). Returns (this, ability, source).
+    pub(super) fn sourced_abilities(
+        &mut self,
+        c: CardId,
+        zone: u16,
+        neg: Option<(bool, bool)>,
+    ) -> Vec<(CardId, AbilityRef, CardId)> {
         let mut out = Vec::new();
         let prog: &'p Program = self.prog;
         let def = self.state.cards[c as usize].def;
@@ -219,7 +234,7 @@ impl<'p> Game<'p> {
                     continue;
                 }
                 if works(m) {
-                    out.push((c, (def, index16(i))));
+                    out.push((c, (def, index16(i)), c));
                 }
             }
         }
@@ -237,7 +252,7 @@ impl<'p> Game<'p> {
                         continue;
                     }
                     if works(m) {
-                        out.push((c, (adef, index16(i))));
+                        out.push((c, (adef, index16(i)), att));
                     }
                 }
             }

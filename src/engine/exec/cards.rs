@@ -53,6 +53,9 @@ impl<'p> Game<'p> {
         if let (Some(c), Value::Card(h)) = (self.cards_of(&c).first().copied(), h) {
             if c != h {
                 self.state.cards[c as usize].host = Some(h);
+                // its carried abilities start applying now (6.1.11: the last applied wins)
+                let ts = self.state.tick();
+                self.state.cards[c as usize].entered = ts;
                 self.changed();
                 self.log_cards("attach", &[c, h], |n| {
                     format!("{} is set on {}", n[0], n[1])
