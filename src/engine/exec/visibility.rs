@@ -6,9 +6,11 @@ use crate::engine::Game;
 use crate::ir::Expr;
 
 impl Game<'_> {
-    /// `reveal`: every player learns what the cards are.
+    /// `reveal`: every player learns what the cards are. Revealing a whole zone counts as
+    /// seeing it (`shuffle_when_seen`), as `look at` and `search` do.
     pub(super) fn exec_reveal(&mut self, cards: &Expr) -> Result<(), Request> {
         let v = self.eval(cards)?;
+        self.mark_seen(cards)?;
         let all = everyone(self.prog.players());
         for c in self.cards_of(&v) {
             self.state.cards[c as usize].known |= all;
