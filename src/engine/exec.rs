@@ -89,6 +89,16 @@ impl<'p> Game<'p> {
                 include_unnegatable,
                 duration,
             } => self.exec_negate(cards, *scope, *include_unnegatable, duration)?,
+            Stmt::PlayerKeyword {
+                keyword,
+                players,
+                grant,
+                duration,
+            } => {
+                let seats = self.players_of(players)?;
+                let until = self.until(duration);
+                self.grant_player_keyword(seats, keyword, *grant, until);
+            }
             Stmt::Reveal { cards } => self.exec_reveal(cards)?,
             Stmt::Look { cards, by } => self.exec_look(cards, by)?,
             Stmt::Shuffle { zone } => self.exec_shuffle(zone)?,
@@ -147,6 +157,9 @@ impl<'p> Game<'p> {
             .cloned()
             .collect();
         self.state.aliases.retain(|a| a.until != Until::Moment(m));
+        self.state
+            .player_keywords
+            .retain(|k| k.until != Until::Moment(m));
         for a in ended {
             // the cards return as they are (3.3.6.c)
             let from = self.state.slot(a.to);
