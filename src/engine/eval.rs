@@ -66,6 +66,7 @@ impl<'p> Game<'p> {
             Expr::HasKeyword { card, keyword } => {
                 self.card_test(card, |g, c| g.has_keyword(c, keyword))?
             }
+            Expr::PlayerHas { player, keyword } => self.player_has(player, keyword)?,
             Expr::HasAbility { card, kind } => {
                 self.card_test(card, |g, c| g.any_ability(c, |a| &a.kind == kind))?
             }

@@ -95,6 +95,16 @@ impl<'p> Game<'p> {
                 include_unnegatable,
                 duration,
             } => self.exec_negate(cards, *scope, *include_unnegatable, duration)?,
+            Stmt::PlayerKeyword {
+                keyword,
+                players,
+                grant,
+                duration,
+            } => {
+                let seats = self.players_of(players)?;
+                let until = self.until(duration);
+                self.grant_player_keyword(seats, keyword, *grant, until);
+            }
             Stmt::Reveal { cards } => self.exec_reveal(cards)?,
             Stmt::Look { cards, by } => self.exec_look(cards, by)?,
             Stmt::Shuffle { zone } => self.exec_shuffle(zone)?,
@@ -204,7 +214,11 @@ impl<'p> Game<'p> {
             .cloned()
             .collect();
         self.state.aliases.retain(|a| !ends(&a.until));
-        let any = self.state.modifiers.len() != before || !ended.is_empty();
+        let keywords = self.state.player_keywords.len();
+        self.state.player_keywords.retain(|k| !ends(&k.until));
+        let changed = self.state.modifiers.len() != before
+            || self.state.player_keywords.len() != keywords;
+        let any = changed || !ended.is_empty();
         for a in ended {
             // the cards return as they are (3.3.6.c)
             let from = self.state.slot(a.to);
@@ -215,7 +229,7 @@ impl<'p> Game<'p> {
             }
             self.state.zones[to].extend(cards);
         }
-        if self.state.modifiers.len() != before {
+        if changed {
             self.changed();
         }
         any

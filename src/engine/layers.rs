@@ -6,7 +6,7 @@
 use super::agent::Request;
 use super::exec::show;
 use super::program::Program;
-use super::state::{CardId, ModKind, Modifier, StatOp, Until, Value};
+use super::state::{CardId, ModKind, Modifier, Seat, StatOp, Until, Value};
 use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
 use std::collections::HashMap;
@@ -27,15 +27,18 @@ pub(super) struct Derived {
     generation: Option<u64>,
     mods: Vec<Modifier>,
     stats: HashMap<CardId, Vec<Option<i64>>>,
+    /// Player keywords continuous abilities grant: (player, keyword).
+    pub(super) players: Vec<(Seat, u16)>,
 }
 
 impl<'p> Game<'p> {
     /// Recomputes the continuous modifiers if the game changed since the last time.
-    fn refresh(&mut self) {
+    pub(super) fn refresh(&mut self) {
         if self.deriving || self.derived.generation == Some(self.state.generation) {
             return;
         }
         self.deriving = true;
+        self.derived.players.clear();
         let mut mods = Vec::new();
         for c in 0..CardId::try_from(self.state.cards.len()).unwrap_or(CardId::MAX) {
             let zone = self.state.cards[c as usize].zone.zone;
@@ -69,6 +72,7 @@ impl<'p> Game<'p> {
             generation: Some(self.state.generation),
             mods,
             stats: HashMap::new(),
+            players: std::mem::take(&mut self.derived.players),
         };
     }
 
@@ -101,6 +105,12 @@ impl<'p> Game<'p> {
                         self.vars.pop();
                     }
                 }
+                Stmt::PlayerKeyword {
+                    keyword,
+                    players,
+                    grant,
+                    ..
+                } => self.collect_player_keyword(keyword, players, *grant),
                 other => {
                     // a choice in a continuous ability cannot be asked: the line does nothing
                     if let Ok(Some(m)) = self.modifications(other) {

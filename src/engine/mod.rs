@@ -28,6 +28,7 @@ mod layers;
 pub mod log;
 mod moves;
 mod payable;
+mod player_keywords;
 pub mod program;
 pub mod state;
 mod triggers;
@@ -1049,6 +1050,7 @@ fn initial_state(prog: &Program, placements: &[Placement]) -> State {
         zones: vec![Vec::new(); prog.ruleset.zones.len().max(1).saturating_mul(n)],
         modifiers: Vec::new(),
         aliases: Vec::new(),
+        player_keywords: Vec::new(),
         cancelled: Vec::new(),
         uses: Vec::new(),
         clock: 0,

@@ -226,6 +226,17 @@ pub struct PlayerState {
     pub won: bool,
 }
 
+/// A player keyword given to a player (a restriction such as PMV 6.3.8's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerKeyword {
+    /// The player.
+    pub player: Seat,
+    /// The keyword, by index.
+    pub keyword: u16,
+    /// How long (`LeavesZone`: the rest of the game, a player leaves no zone).
+    pub until: Until,
+}
+
 /// A zone read as another while an effect applies (as PMV 3.3.6 requires).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Alias {
@@ -260,6 +271,8 @@ pub struct State {
     pub modifiers: Vec<Modifier>,
     /// Zone aliases.
     pub aliases: Vec<Alias>,
+    /// Player keywords granted by one-shot effects.
+    pub player_keywords: Vec<PlayerKeyword>,
     /// Events cancelled for a subject (`cancel raids of c`): (event index, subject).
     pub cancelled: Vec<(u16, Value)>,
     /// Uses of limited abilities: (card, incarnation, ability path) → (count, period).

@@ -342,6 +342,9 @@ pub struct Keyword {
 pub enum KeywordSemantics {
     /// The card can't be chosen by `target` choices.
     Untargetable,
+    /// Held by players, not cards: granted to a player with a duration
+    /// (`grant k to opponent until m`), tested with `p has k` (PMV 6.3.8).
+    Player,
 }
 
 /// The core semantics an ability kind maps onto.
@@ -785,6 +788,18 @@ pub enum Stmt {
         /// How long.
         duration: Duration,
     },
+    /// Give a player keyword to players, or take it away (`grant`/`remove` of a keyword
+    /// declared `= player`).
+    PlayerKeyword {
+        /// The keyword.
+        keyword: Id,
+        /// The players.
+        players: Expr,
+        /// `true`: grant it; `false`: end every grant of it to these players now.
+        grant: bool,
+        /// How long a grant lasts.
+        duration: Duration,
+    },
     /// Show cards to every player.
     Reveal {
         /// The cards.
@@ -1159,6 +1174,13 @@ pub enum Expr {
         max: Option<Box<Expr>>,
         /// Among which cards.
         from: Box<Expr>,
+    },
+    /// Whether a player holds a player keyword (`you has k`).
+    PlayerHas {
+        /// The player.
+        player: Box<Expr>,
+        /// The keyword (declared `= player`).
+        keyword: Id,
     },
     /// A declaration made by the resolving player (12.1): a name, a race…
     Declare(String),

@@ -208,6 +208,15 @@ fn line_of(s: &Stmt) -> String {
             cards,
             duration: du,
         } => remove(keyword, cards, du),
+        Stmt::PlayerKeyword {
+            keyword,
+            players,
+            grant: true,
+            duration: du,
+        } => grant(keyword, &[], players, du),
+        Stmt::PlayerKeyword {
+            keyword, players, ..
+        } => format!("remove {} from {}", short(keyword), expr(players)),
         Stmt::Negate {
             cards,
             scope,
@@ -502,6 +511,9 @@ pub fn expr(e: &Expr) -> String {
             format!("{} contains {}", expr(haystack), expr(needle))
         }
         Expr::HasKeyword { card, keyword } => format!("{} has {}", expr(card), short(keyword)),
+        Expr::PlayerHas { player, keyword } => {
+            format!("{} has {}", expr(player), short(keyword))
+        }
         Expr::HasAbility { card, kind } => format!("{} has a {} ability", expr(card), short(kind)),
         Expr::HasAttribute { card, attribute } => {
             format!("{} has an ability with {}", expr(card), short(attribute))

@@ -177,6 +177,20 @@ impl<'a> Ctx<'a> {
         };
         for v in &f.values {
             match v {
+                FieldValue::Word(k) if self.sym.player_keywords.contains(&k.name.name) => {
+                    self.error(
+                        Diagnostic::error(
+                            codes::RESOLVE_TYPE_MISMATCH,
+                            self.file,
+                            k.name.span,
+                            format!("`{}` is a keyword of players, not of cards", k.name.name),
+                            "a keyword of players",
+                        )
+                        .with_help(
+                            "grant it to a player with an effect: `grant … to opponent until …`",
+                        ),
+                    );
+                }
                 FieldValue::Word(k) => {
                     if let Some((keyword, args)) = self.keyword(k) {
                         keywords.push(ir::KeywordInstance { keyword, args });

@@ -371,10 +371,11 @@ impl Passes<'_> {
     fn lower_keyword(&mut self, file: FileId, k: &ast::KeywordDecl) {
         let mut ctx = Ctx::new(self.sym, file, self.diags);
         let params = params_ir(&mut ctx, &k.params);
-        let semantics = k
-            .semantics
-            .as_ref()
-            .and_then(|s| (s.name == "untargetable").then_some(ir::KeywordSemantics::Untargetable));
+        let semantics = k.semantics.as_ref().and_then(|s| match s.name.as_str() {
+            "untargetable" => Some(ir::KeywordSemantics::Untargetable),
+            "player" => Some(ir::KeywordSemantics::Player),
+            _ => None,
+        });
         self.ruleset.keywords.push(ir::Keyword {
             name: labelled(&self.meta.name, &k.named),
             params,

@@ -126,6 +126,9 @@ pub struct Symbols {
     pub card_types: HashMap<String, CardTypeSym>,
     /// Keywords by name.
     pub keywords: HashMap<String, Callable>,
+    /// The keywords held by players (declared `= player`), by name.
+    #[serde(default)]
+    pub player_keywords: std::collections::BTreeSet<String>,
     /// Ability kinds by name.
     pub kinds: HashMap<String, KindSym>,
     /// Attributes by name.
@@ -167,6 +170,8 @@ impl Symbols {
         add_all(&mut self.counters, &other.counters);
         add_all(&mut self.card_types, &other.card_types);
         add_all(&mut self.keywords, &other.keywords);
+        self.player_keywords
+            .extend(other.player_keywords.iter().cloned());
         add_all(&mut self.kinds, &other.kinds);
         add_all(&mut self.attributes, &other.attributes);
         add_all(&mut self.events, &other.events);
@@ -214,7 +219,7 @@ pub const VALUE_TYPES: &[&str] = &[
 /// Core ability semantics.
 pub const SEMANTICS: &[&str] = &["activated", "triggered", "continuous", "replacement"];
 /// Core keyword meanings.
-pub const KEYWORD_MEANINGS: &[&str] = &["untargetable"];
+pub const KEYWORD_MEANINGS: &[&str] = &["untargetable", "player"];
 /// Core event meanings (`event relocates(…) = move`).
 pub const CORE_EVENTS: &[&str] = &["move", "enter", "leave", "declare"];
 /// Core attribute flags.
@@ -834,8 +839,28 @@ impl Declarer<'_> {
             if !KEYWORD_MEANINGS.contains(&sem.name.as_str()) {
                 self.report_invalid(sem.span, "keyword meaning", &sem.name, KEYWORD_MEANINGS);
             }
+            if sem.name == "player" {
+                self.declare_player_keyword(k, sem.span);
+            }
         }
         self.declare_callable("keyword", &k.named, &k.params, |s| &mut s.keywords);
+    }
+
+    /// `keyword k "…" = player`: a keyword held by players; it takes no values.
+    fn declare_player_keyword(&mut self, k: &ast::KeywordDecl, span: Span) {
+        self.sym.player_keywords.insert(k.named.name.name.clone());
+        if !k.params.is_empty() {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_INVALID_DECLARATION,
+                    self.file,
+                    span,
+                    format!("player keyword `{}` cannot take values", k.named.name.name),
+                    "a keyword of players",
+                )
+                .with_help("a keyword held by players is on or off: remove its parameters"),
+            );
+        }
     }
 
     /// `event …`: a callable event, with a core meaning whose payload is checked.

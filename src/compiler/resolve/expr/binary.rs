@@ -159,6 +159,16 @@ impl Ctx<'_> {
 
     /// `card has name`: an ability kind, a keyword or an attribute (in this order).
     fn resolve_has(&mut self, l: &ast::Expr, r: &ast::Expr) -> (Expr, Ty) {
+        if let ExprKind::Name(k) = &r.kind {
+            if let Some(kw) = self.sym.keywords.get(&k.name) {
+                if self.sym.player_keywords.contains(&k.name) {
+                    // a keyword of players (PMV 6.3.8): the tested value is a player
+                    let keyword = kw.id.clone();
+                    let player = bx(self.player(l));
+                    return test(Expr::PlayerHas { player, keyword });
+                }
+            }
+        }
         let card = self.typed(l, &[Type::Card], "the tested value");
         let ExprKind::Name(k) = &r.kind else {
             self.error(Diagnostic::error(

@@ -143,6 +143,9 @@ impl<'a> Ctx<'a> {
         target: &ast::Expr,
         dur: &Option<ast::Duration>,
     ) -> Option<Stmt> {
+        if self.sym.player_keywords.contains(&k.name.name) {
+            return self.resolve_player_keyword(change, k, target, dur);
+        }
         let cards = self.cards(target);
         let duration = self.duration(dur);
         let (keyword, args) = self.keyword(k)?;
@@ -158,6 +161,26 @@ impl<'a> Ctx<'a> {
                 cards,
                 duration,
             },
+        })
+    }
+
+    /// `grant k to players [duration]` / `remove k from players` for a keyword declared
+    /// `= player` (PMV 6.3.8): the target is players, not cards.
+    fn resolve_player_keyword(
+        &mut self,
+        change: KeywordChange,
+        k: &ast::KeywordRef,
+        target: &ast::Expr,
+        dur: &Option<ast::Duration>,
+    ) -> Option<Stmt> {
+        let players = self.player(target);
+        let duration = self.duration(dur);
+        let (keyword, _) = self.keyword(k)?;
+        Some(Stmt::PlayerKeyword {
+            keyword,
+            players,
+            grant: matches!(change, KeywordChange::Grant),
+            duration,
         })
     }
 
