@@ -78,6 +78,10 @@ fn every_name_typo_in_shipped_cards_is_caught_at_the_token() {
                 if matches!(prev, Some("let" | "each")) {
                     continue;
                 }
+                // `random player`, `random number …`: grammar words after `random`.
+                if prev == Some("random") {
+                    continue;
+                }
                 let header = format!("game {game}\n");
                 let mutated = format!(
                     "{header}{}{word}q{}",

@@ -670,6 +670,19 @@ pub enum ExprKind {
     Declare(Ident),
     /// `top N of z` (`true`) / `bottom N of z`.
     TopOf(bool, Box<Expr>, Box<Expr>),
+    /// `random …`: a pick the engine makes at random.
+    Random(RandomPick),
     /// `type on zone`.
     Typed(Ident, Box<Expr>),
+}
+
+/// What `random …` picks.
+#[derive(Debug, Clone)]
+pub enum RandomPick {
+    /// `random N cards`: N of the cards.
+    Cards(Box<Expr>, Box<Expr>),
+    /// `random player`: one of the players.
+    Player,
+    /// `random number A to B`: a number from A to B, both included.
+    Number(Box<Expr>, Box<Expr>),
 }

@@ -430,7 +430,7 @@ impl<'s, 'd> Splitter<'s, 'd> {
             self.quantity_pending = None;
             self.after_quantity = true;
         }
-        let choice = matches!(text, "target" | "choose" | "search");
+        let choice = matches!(text, "target" | "choose" | "search" | "random");
         let nests = text == "not" || choice || (text == "-" && !self.prev_operand);
         if nests {
             self.chain += 1;
@@ -546,6 +546,7 @@ fn classify(w: &str) -> u8 {
         "opponent" => KEYWORD | OPERAND,
         "or" => KEYWORD | INFIX,
         "phase" => KEYWORD | STATEMENT,
+        "random" => KEYWORD,
         "reach" => KEYWORD | STATEMENT,
         "remove" => KEYWORD | STATEMENT,
         "repeat" => KEYWORD | STATEMENT,
@@ -636,6 +637,7 @@ pub const KEYWORDS: &[&str] = &[
     "resolve",
     "check",
     "reach",
+    "random",
 ];
 
 fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {

@@ -5,6 +5,7 @@
 //! card, card sets and choices (`choice.rs`), arithmetic — each have their own methods.
 
 mod choice;
+mod random;
 
 use super::agent::Request;
 use super::state::{next_seat, seat, seat_after, CardId, Seat, Value, ZoneKey};
@@ -106,6 +107,10 @@ impl<'p> Game<'p> {
             } => self.choose(*kind, chooser, min, max.as_deref(), from)?,
             Expr::Declare(what) => self.declare(what)?,
             Expr::List(items) => self.list(items)?,
+            // random picks (random.rs)
+            Expr::RandomCards { count, from } => self.random_cards(count, from)?,
+            Expr::RandomPlayer => self.random_player(),
+            Expr::RandomNumber { low, high } => self.random_number(low, high)?,
         })
     }
 

@@ -53,6 +53,10 @@ use rand_chacha::ChaCha8Rng;
 use state::{CardState, PlayerState};
 use std::rc::Rc;
 
+/// The generator stream of random picks (`random …`): shuffles use stream 0 and each seat's
+/// random agent 1 + seat, so this one is the last.
+const RANDOM_STREAM: u64 = u64::MAX;
+
 /// The payload of an event being handled (triggered on, or replaced).
 #[derive(Debug, Clone, PartialEq)]
 pub struct EventData {
@@ -222,6 +226,9 @@ pub struct Game<'p> {
     batch: Vec<Option<Vec<Batched>>>,
     log: Vec<LogEntry>,
     rng: ChaCha8Rng,
+    /// The stream of random picks (`random …`): apart from the shuffles', so a game that makes
+    /// none shuffles as before.
+    random: ChaCha8Rng,
     steps: u64,
     max_steps: u64,
     derived: layers::Derived,
@@ -340,6 +347,8 @@ impl<'p> Game<'p> {
     fn empty(prog: &'p Program, placements: &[Placement], options: &Options) -> Game<'p> {
         let mut rng = ChaCha8Rng::seed_from_u64(options.seed);
         rng.set_stream(0);
+        let mut random = ChaCha8Rng::seed_from_u64(options.seed);
+        random.set_stream(RANDOM_STREAM);
         Game {
             prog,
             state: initial_state(prog, placements),
@@ -353,6 +362,7 @@ impl<'p> Game<'p> {
             batch: Vec::new(),
             log: Vec::new(),
             rng,
+            random,
             steps: 0,
             max_steps: options.max_steps,
             derived: layers::Derived::default(),

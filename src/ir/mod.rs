@@ -1184,6 +1184,25 @@ pub enum Expr {
     },
     /// A declaration made by the resolving player (12.1): a name, a race…
     Declare(String),
+    /// `count` of the cards picked at random by the engine (all when there are no more), from
+    /// the game's random stream; one card when `count` is 1, else a set. Never asked of a
+    /// player; replayed, not drawn again, when the statement reruns for a later choice.
+    RandomCards {
+        /// How many.
+        count: Box<Expr>,
+        /// Among which cards.
+        from: Box<Expr>,
+    },
+    /// One of the players, picked at random by the engine.
+    RandomPlayer,
+    /// A number from `low` to `high` (both included), picked at random by the engine; `low`
+    /// when `high` is below it.
+    RandomNumber {
+        /// The least.
+        low: Box<Expr>,
+        /// The greatest.
+        high: Box<Expr>,
+    },
     /// A list of values.
     List(Vec<Expr>),
 }

@@ -555,6 +555,11 @@ pub fn expr(e: &Expr) -> String {
             from,
         } => choose(kind, chooser, min, max, from),
         Expr::Declare(what) => format!("a declared {what}"),
+        Expr::RandomCards { count, from } => format!("random {} {}", expr(count), expr(from)),
+        Expr::RandomPlayer => "a random player".into(),
+        Expr::RandomNumber { low, high } => {
+            format!("random number {} to {}", expr(low), expr(high))
+        }
         Expr::List(xs) => format!("[{}]", list(xs, ", ")),
     }
 }

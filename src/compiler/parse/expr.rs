@@ -221,6 +221,7 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         }
         Rule::top_expr => top_expr(b, pair),
         Rule::choice_expr => choice_expr(b, pair),
+        Rule::random_expr => random_expr(b, pair),
         other => unreachable!("grammar: unexpected primary {other:?}"),
     };
     Expr { kind, span }
@@ -266,6 +267,19 @@ fn top_expr(b: &mut Builder, pair: P) -> ExprKind {
     let n = build(b, it.next().expect("grammar: count"));
     let z = build(b, it.next().expect("grammar: zone"));
     ExprKind::TopOf(top, Box::new(n), Box::new(z))
+}
+
+/// `random N cards`, `random player`, `random number A to B`: a pick the engine makes.
+fn random_expr(b: &mut Builder, pair: P) -> ExprKind {
+    let what = children(pair).next().expect("grammar: random pick");
+    let rule = what.as_rule();
+    let mut parts = children(what).map(|p| Box::new(build(b, p)));
+    let mut next = || parts.next().expect("grammar: random operand");
+    ExprKind::Random(match rule {
+        Rule::random_player => RandomPick::Player,
+        Rule::random_number => RandomPick::Number(next(), next()),
+        _ => RandomPick::Cards(next(), next()),
+    })
 }
 
 /// `target|choose|search (who) quantity from`: a choice a player makes.

@@ -115,6 +115,7 @@ impl Ctx<'_> {
             } => self.resolve_choice(*kind, who.as_deref(), quantity, from),
             ExprKind::Declare(what) => self.resolve_declare(what),
             ExprKind::TopOf(top, n, z) => self.resolve_top_of(*top, n, z),
+            ExprKind::Random(pick) => self.resolve_random(pick),
             ExprKind::Typed(ty, z) => self.resolve_typed(ty, z),
         }
     }
@@ -245,6 +246,35 @@ impl Ctx<'_> {
             );
         }
         (Expr::Declare(what.name.clone()), Ty::of(Type::Text))
+    }
+
+    /// `random n cards` (one card when `n` is 1, else a set), `random player`, `random number
+    /// a to b`: picks the engine makes.
+    fn resolve_random(&mut self, pick: &ast::RandomPick) -> (Expr, Ty) {
+        match pick {
+            ast::RandomPick::Cards(n, from) => {
+                let count = self.number(n);
+                let from = self.cards(from);
+                let ty = if count == Expr::Int(1) {
+                    Type::Card
+                } else {
+                    Type::Cards
+                };
+                (
+                    Expr::RandomCards {
+                        count: bx(count),
+                        from: bx(from),
+                    },
+                    Ty::of(ty),
+                )
+            }
+            ast::RandomPick::Player => (Expr::RandomPlayer, Ty::of(Type::Player)),
+            ast::RandomPick::Number(a, b) => {
+                let low = bx(self.number(a));
+                let high = bx(self.number(b));
+                (Expr::RandomNumber { low, high }, Ty::of(Type::Number))
+            }
+        }
     }
 
     /// `top|bottom n of zone`: the zone must be declared `ordered` (an unordered zone has no
