@@ -64,6 +64,11 @@ impl<'p> Game<'p> {
             Expr::IsTurnPlayer(p) => Value::Bool(self.eval(p)? == Value::Player(self.state.active)),
             Expr::IsKind { value, kind } => self.is_kind(value, kind)?,
             Expr::Cancelled { event, subject } => self.cancelled(event, subject)?,
+            Expr::Happened {
+                pattern,
+                cards,
+                since,
+            } => self.happened(pattern, cards.as_deref(), since.as_ref())?,
             Expr::HasKeyword { card, keyword } => {
                 self.card_test(card, |g, c| g.has_keyword(c, keyword))?
             }
@@ -276,6 +281,61 @@ impl<'p> Game<'p> {
         Ok(Value::Bool(e.is_some_and(|e| {
             self.state.cancelled.iter().any(|(x, v)| *x == e && *v == s)
         })))
+    }
+
+    /// `happened(…)`: how many events of the pattern's kind matching it the game has handled
+    /// since it last reached `since` (or in the whole game); with `cards`, the cards that
+    /// parameter named, each once, oldest first.
+    fn happened(
+        &mut self,
+        pattern: &ir::Trigger,
+        cards: Option<&str>,
+        since: Option<&Id>,
+    ) -> Result<Value, Request> {
+        let none = if cards.is_some() {
+            Value::Cards(Vec::new())
+        } else {
+            count_value(0)
+        };
+        let Some(&ev) = self.prog.event_index.get(&pattern.event) else {
+            return Ok(none);
+        };
+        let params = &self.prog.ruleset.events[ev as usize].params;
+        let mut wants = Vec::with_capacity(pattern.when.len());
+        for (name, pat) in &pattern.when {
+            let Some(i) = params.iter().position(|p| &p.name == name) else {
+                return Ok(none);
+            };
+            wants.push((i, self.eval(pat)?));
+        }
+        let at = cards.and_then(|n| params.iter().position(|p| p.name == n));
+        let from = since
+            .and_then(|m| self.prog.moment_index.get(m))
+            .and_then(|m| self.state.reached.get(m).copied())
+            .unwrap_or(0);
+        let mut n = 0usize;
+        let mut found: Vec<CardId> = Vec::new();
+        for (e, args) in self.state.history.iter().skip(from) {
+            let hit = *e == ev
+                && wants.iter().all(|(i, want)| {
+                    let got = args.get(*i).cloned().unwrap_or(Value::Absent);
+                    self.value_matches(want, &got)
+                });
+            if !hit {
+                continue;
+            }
+            n = n.saturating_add(1);
+            if let Some(Value::Card(c)) = at.and_then(|i| args.get(i)) {
+                if !found.contains(c) {
+                    found.push(*c);
+                }
+            }
+        }
+        Ok(if cards.is_some() {
+            Value::Cards(found)
+        } else {
+            count_value(n)
+        })
     }
 
     /// How many players, list items or cards a value holds.

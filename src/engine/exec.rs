@@ -199,6 +199,8 @@ impl<'p> Game<'p> {
     /// Ends the modifiers and zone aliases lasting until moment `m` (reached for player `who`,
     /// or for everyone); whether any ended.
     fn end_durations(&mut self, m: u16, who: Option<Seat>) -> bool {
+        let now = self.state.history.len();
+        self.state.reached.insert(m, now);
         let ends = |u: &Until| match u {
             Until::Moment(x) => *x == m,
             Until::MomentOf(x, p) => *x == m && who.is_none_or(|w| w == *p),

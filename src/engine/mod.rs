@@ -1069,6 +1069,8 @@ fn initial_state(prog: &Program, placements: &[Placement]) -> State {
         active: 0,
         phase: None,
         outcome: None,
+        history: Vec::new(),
+        reached: std::collections::BTreeMap::new(),
     };
     for p in placements {
         let id = card_id(state.cards.len());

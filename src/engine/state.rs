@@ -289,6 +289,10 @@ pub struct State {
     pub phase: Option<u16>,
     /// How the game ended.
     pub outcome: Option<Outcome>,
+    /// Every event handled, in order (event index, payload): what `happened` reads.
+    pub history: Vec<(u16, Vec<Value>)>,
+    /// Where each moment was last reached: the length of `history` then, by moment index.
+    pub reached: BTreeMap<u16, usize>,
 }
 
 impl State {

@@ -302,6 +302,7 @@ impl<'p> Game<'p> {
     }
 
     pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
+        self.state.history.push((e.event, e.args.clone()));
         let subject = e.args.first().cloned().unwrap_or(Value::Absent);
         self.state
             .cancelled

@@ -1097,6 +1097,18 @@ pub enum Expr {
         /// The subject (the event's first parameter).
         subject: Box<Expr>,
     },
+    /// What happened: the events of a kind whose payload matches a pattern, since the game last
+    /// reached a moment (or in the whole game). `happened(e(p: x), m)` is how many there were
+    /// (a number); `happened_cards(e(p: x), c, m)` the cards their parameter `c` named (a set:
+    /// each card once).
+    Happened {
+        /// The event and the payload pattern, as a trigger's.
+        pattern: Trigger,
+        /// The card parameter whose cards are wanted; none: the number of events.
+        cards: Option<String>,
+        /// The moment the window starts at (its last reach); none: the whole game.
+        since: Option<Id>,
+    },
     /// The first value of a keyword a card has (`a.ward`: its ward number); absent when the
     /// card lacks the keyword.
     KeywordValue {

@@ -522,6 +522,20 @@ pub fn expr(e: &Expr) -> String {
         Expr::Cancelled { event, subject } => {
             format!("{} of {} was cancelled", short(event), expr(subject))
         }
+        Expr::Happened {
+            pattern,
+            cards,
+            since,
+        } => {
+            let what = match cards {
+                Some(p) => format!("the {p}s of past {}", trigger(pattern)),
+                None => format!("how many times {} happened", trigger(pattern)),
+            };
+            match since {
+                Some(m) => format!("{what} since {}", short(m)),
+                None => format!("{what} this game"),
+            }
+        }
         Expr::KeywordValue { card, keyword } => {
             format!("{}'s {} value", expr(card), short(keyword))
         }

@@ -724,7 +724,7 @@ impl<'a> Ctx<'a> {
 
     /// One pattern of trigger `t` (`<parameter>: <value>`): matched against the parameter of
     /// its event `ev` it names, into `when`.
-    fn trigger_argument(
+    pub(super) fn trigger_argument(
         &mut self,
         t: &ast::Trigger,
         ev: &Callable,

@@ -32,6 +32,9 @@ impl Ctx<'_> {
         args: &[ast::Arg],
         span: Span,
     ) -> (Expr, Ty) {
+        if super::history::HISTORY_FUNCTIONS.contains(&name.name.as_str()) {
+            return self.resolve_happened(name, args, span);
+        }
         if !self.check_builtin_call(name, args, span) {
             return invalid();
         }
@@ -67,8 +70,9 @@ impl Ctx<'_> {
     /// unknown function (with a did-you-mean or a hint) or a wrong arity.
     fn check_builtin_call(&mut self, name: &ast::Ident, args: &[ast::Arg], span: Span) -> bool {
         let Some((_, arity)) = BUILTINS.iter().find(|(n, _)| *n == name.name) else {
-            let help = did_you_mean(&name.name, BUILTINS.iter().map(|(n, _)| *n))
-                .or_else(|| self.kind_hint(&name.name));
+            let names = BUILTINS.iter().map(|(n, _)| *n);
+            let names = names.chain(super::history::HISTORY_FUNCTIONS.iter().copied());
+            let help = did_you_mean(&name.name, names).or_else(|| self.kind_hint(&name.name));
             self.error(
                 Diagnostic::error(
                     codes::RESOLVE_UNKNOWN_FUNCTION,

@@ -6,6 +6,7 @@
 
 mod binary;
 mod call;
+mod history;
 mod member;
 
 use super::scope::{Ctx, Ty};

@@ -152,7 +152,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The id of the declared moment of this name, or a diagnostic with a did-you-mean.
-    fn moment_named(&mut self, m: &ast::Ident) -> Option<String> {
+    pub(super) fn moment_named(&mut self, m: &ast::Ident) -> Option<String> {
         let sym: &'a Symbols = self.sym;
         self.declared(&sym.moments, codes::RESOLVE_UNKNOWN_MOMENT, "moment", m)
             .cloned()
