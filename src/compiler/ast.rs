@@ -192,6 +192,8 @@ pub struct CardTypeDecl {
     pub named: Named,
     /// `= unit on arena`: the card type it also counts as, and where.
     pub counts_as: Option<(Ident, Option<Ident>)>,
+    /// `… unless fading`: the state in which it does not count as that type.
+    pub counts_as_unless: Option<Ident>,
     /// The field schema.
     pub fields: Vec<FieldDecl>,
 }

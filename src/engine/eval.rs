@@ -501,17 +501,18 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// Whether a card is of a card type, or of one that counts as it where the card is
-    /// (`card_type echo = unit on arena`).
+    /// Whether a card is of a card type, or of one that counts as it where the card is, out of
+    /// the state named by `unless` (`card_type echo = unit on arena unless fading`).
     pub(super) fn of_type(&self, c: CardId, card_type: &str) -> bool {
         let t = self.card_type(c);
         if t == card_type {
             return true;
         }
         match self.prog.counts_as.get(t) {
-            Some((as_type, zone)) => {
+            Some((as_type, zone, unless)) => {
                 as_type == card_type
                     && zone.is_none_or(|z| z == self.state.cards[c as usize].zone.zone)
+                    && unless.is_none_or(|s| !self.state.in_state(c, s))
             }
             None => false,
         }

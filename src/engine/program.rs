@@ -100,8 +100,9 @@ pub struct Program {
     pub phase_pc: Vec<usize>,
     /// Per card definition, per ability: what the engine checks at every event.
     pub meta: Vec<Vec<AbilityMeta>>,
-    /// Card type id → the card type it also counts as, and the zone where (`None`: anywhere).
-    pub counts_as: HashMap<Id, (Id, Option<u16>)>,
+    /// Card type id → the card type it also counts as, the zone where (`None`: anywhere), and
+    /// the state in which it does not (`None`: none).
+    pub counts_as: HashMap<Id, (Id, Option<u16>, Option<u16>)>,
     /// Per card definition: whether it has a continuous ability.
     pub has_continuous: Vec<bool>,
     /// The first member of each exclusive state group, as bits: the states a card takes when
@@ -120,13 +121,14 @@ impl Program {
         check_capacities(&ruleset, &cards)?;
         let zones = index(ruleset.zones.iter().map(|z| &z.name.id));
         let states = state_infos(&ruleset);
+        let state_index = index(states.iter().map(|s| &s.id));
         let stats = stat_infos(&ruleset);
         let event_index = index(ruleset.events.iter().map(|e| &e.name.id));
         let unnegatable = attributes_meaning(&ruleset, ir::AttributeSemantics::Unnegatable);
         let carried = attributes_meaning(&ruleset, ir::AttributeSemantics::Carried);
         let core = |m: ir::CoreEvent| core_event(&ruleset, m);
         Ok(Program {
-            counts_as: counts_as(&ruleset, &zones),
+            counts_as: counts_as(&ruleset, &zones, &state_index),
             meta: ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable),
             has_continuous: has_continuous(&cards),
             card_index: cards
@@ -137,7 +139,7 @@ impl Program {
             in_play: ruleset.zones.iter().map(|z| z.in_play).collect(),
             kinds: ability_kinds(&ruleset, &zones),
             zones,
-            state_index: index(states.iter().map(|s| &s.id)),
+            state_index,
             states,
             stat_index: index(stats.iter().map(|s| &s.id)),
             stats,
@@ -460,14 +462,19 @@ fn has_continuous(cards: &[ir::Card]) -> Vec<bool> {
 }
 
 /// Card types that also count as another, and where.
-fn counts_as(ruleset: &ir::Ruleset, zones: &HashMap<Id, u16>) -> HashMap<Id, (Id, Option<u16>)> {
+fn counts_as(
+    ruleset: &ir::Ruleset,
+    zones: &HashMap<Id, u16>,
+    states: &HashMap<Id, u16>,
+) -> HashMap<Id, (Id, Option<u16>, Option<u16>)> {
     ruleset
         .card_types
         .iter()
         .filter_map(|t| {
             let c = t.counts_as.as_ref()?;
             let zone = c.zone.as_ref().and_then(|z| zones.get(z).copied());
-            Some((t.name.id.clone(), (c.card_type.clone(), zone)))
+            let unless = c.unless.as_ref().and_then(|s| states.get(s).copied());
+            Some((t.name.id.clone(), (c.card_type.clone(), zone, unless)))
         })
         .collect()
 }

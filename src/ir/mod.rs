@@ -296,6 +296,8 @@ pub struct CountsAs {
     pub card_type: Id,
     /// Where; `null`: everywhere.
     pub zone: Option<Id>,
+    /// A state in which it does not count as that type (PMV 6.1.8.b); `null`: none.
+    pub unless: Option<Id>,
 }
 
 /// One schema field.

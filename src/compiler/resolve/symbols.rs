@@ -703,7 +703,14 @@ impl Declarer<'_> {
         let counts_as = t
             .counts_as
             .as_ref()
-            .and_then(|(ty, zone)| self.counts_as(ty, zone.as_ref()));
+            .and_then(|(ty, zone)| self.counts_as(ty, zone.as_ref()))
+            .map(|c| ir::CountsAs {
+                unless: t
+                    .counts_as_unless
+                    .as_ref()
+                    .and_then(|s| self.counts_as_unless(s)),
+                ..c
+            });
         let ct = ir::CardType {
             name: self.labelled(&t.named),
             counts_as,
@@ -812,7 +819,25 @@ impl Declarer<'_> {
         Some(ir::CountsAs {
             card_type: target,
             zone,
+            unless: None,
         })
+    }
+
+    /// `… unless <state>`: a state declared before this card type.
+    fn counts_as_unless(&mut self, s: &ast::Ident) -> Option<String> {
+        if let Some(st) = self.sym.states.get(&s.name) {
+            return Some(st.id.clone());
+        }
+        let help = did_you_mean(&s.name, self.sym.states.keys().map(String::as_str))
+            .unwrap_or_else(|| "declare that state before this card type".into());
+        self.report_unknown(
+            codes::RESOLVE_UNKNOWN_STATE,
+            s.span,
+            format!("unknown state `{}`", s.name),
+            "no state of this name declared before",
+            Some(help),
+        );
+        None
     }
 
     /// `durations until <moment>`: the default duration of effects that name none.

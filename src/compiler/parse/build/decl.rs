@@ -141,15 +141,24 @@ impl Builder<'_> {
         Decl::Layer(LayerDecl { named, ops })
     }
 
-    /// `card_type name "label" = other on zone { field: type … }`: a card type, maybe counting
-    /// as another in one zone.
+    /// `card_type name "label" = other on zone unless state { field: type … }`: a card type,
+    /// maybe counting as another in one zone, except while in a state.
     fn card_type_decl(&mut self, mut it: Parts) -> Decl {
         let named = self.named_from(&mut it);
+        let mut counts_as_unless = None;
         let counts_as = match it.peek().map(|p| p.as_rule()) {
             Some(Rule::counts_as) => {
                 let mut ci = children(it.next().expect("grammar: counts_as"));
                 let ty = self.ident(ci.next().expect("grammar: counted type"));
-                let zone = ci.next().map(|z| self.ident(z));
+                let mut zone = None;
+                for p in ci {
+                    if p.as_rule() == Rule::counts_unless {
+                        let state = children(p).last().expect("grammar: unless state");
+                        counts_as_unless = Some(self.ident(state));
+                    } else {
+                        zone = Some(self.ident(p));
+                    }
+                }
                 Some((ty, zone))
             }
             _ => None,
@@ -166,6 +175,7 @@ impl Builder<'_> {
         Decl::CardType(CardTypeDecl {
             named,
             counts_as,
+            counts_as_unless,
             fields,
         })
     }
