@@ -102,7 +102,7 @@ impl<'p> Game<'p> {
                 duration,
             } => {
                 let seats = self.players_of(players)?;
-                let until = self.until(duration);
+                let until = self.until(duration)?;
                 self.grant_player_keyword(seats, keyword, *grant, until);
             }
             Stmt::Reveal { cards } => self.exec_reveal(cards)?,

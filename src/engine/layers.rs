@@ -6,7 +6,7 @@
 use super::agent::Request;
 use super::exec::show;
 use super::program::Program;
-use super::state::{CardId, ModKind, Modifier, Seat, StatOp, Until, Value};
+use super::state::{CardId, ModKind, Modifier, Seat, StatOp, Until, Value, WhileCond};
 use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
 use std::collections::HashMap;
@@ -262,19 +262,21 @@ impl<'p> Game<'p> {
             return false;
         }
         match &m.until {
-            Until::While(w) => {
-                // conditions are re-read with the context they were made in, the effect's
-                // variables holding the values they had then
-                self.push_ctx(w.you, w.this, w.event.clone(), None);
-                if let Some(c) = self.ctxs.last_mut() {
-                    c.captured = Some(w.vars.clone());
-                }
-                let on = self.holds(&w.cond);
-                self.pop_ctx_now();
-                on
-            }
+            Until::While(w) => self.while_holds(w),
             _ => true,
         }
+    }
+
+    /// Whether a `while` duration's condition holds now: it is re-read with the context it was
+    /// made in, the effect's variables holding the values they had then.
+    pub(super) fn while_holds(&mut self, w: &WhileCond) -> bool {
+        self.push_ctx(w.you, w.this, w.event.clone(), None);
+        if let Some(c) = self.ctxs.last_mut() {
+            c.captured = Some(w.vars.clone());
+        }
+        let on = self.holds(&w.cond);
+        self.pop_ctx_now();
+        on
     }
 
     /// Every modifier that applies now, one-shot and continuous, in application order.

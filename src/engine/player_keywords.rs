@@ -40,11 +40,8 @@ impl Game<'_> {
             .collect();
         for until in grants {
             match until {
-                Until::While(cond, you, this) => {
-                    self.push_ctx(you, this, None, None);
-                    let on = self.holds(&cond);
-                    self.pop_ctx_now();
-                    if on {
+                Until::While(w) => {
+                    if self.while_holds(&w) {
                         return true;
                     }
                 }

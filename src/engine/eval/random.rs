@@ -4,7 +4,7 @@
 //! replayed, not drawn again; it is logged once, as a random pick (`random`), when drawn.
 
 use crate::engine::agent::{Answer, Request};
-use crate::engine::state::{everyone, seat, shown, CardId, Value};
+use crate::engine::state::{seat, shown, CardId, Value};
 use crate::engine::Game;
 use crate::ir::Expr;
 use rand::RngExt;
@@ -99,23 +99,13 @@ impl Game<'_> {
     fn log_random_cards(&mut self, picked: &[CardId], among: usize) {
         let names: Vec<String> = picked.iter().map(|c| self.card_name(*c)).collect();
         let full = format!("random pick: {} (of {among})", names.join(", "));
-        let all = everyone(self.prog.players());
-        let mut readers = all;
-        for c in picked {
-            for p in self.prog.seats() {
-                if !self.visible_to(*c, p) {
-                    readers &= !(1 << p);
-                }
-            }
-        }
+        let tags: Vec<(CardId, u32)> = picked.iter().map(|c| (*c, self.seers(*c))).collect();
         let count = picked.len();
-        let redacted = (readers != all).then(|| {
-            format!(
-                "random pick: {count} card{} (of {among})",
-                if count == 1 { "" } else { "s" }
-            )
-        });
+        let redacted = format!(
+            "random pick: {count} card{} (of {among})",
+            if count == 1 { "" } else { "s" }
+        );
         let source = self.source_text();
-        self.push_log("random", full, redacted, readers, source);
+        self.log_named("random", tags, full, redacted, source);
     }
 }
