@@ -14,7 +14,7 @@ pub struct LogEntry {
     /// The turn it happened in.
     pub turn: u32,
     /// What kind of entry: `turn`, `phase`, `move`, `state`, `counter`, `event`, `choice`,
-    /// `modify`, `shuffle`, `end`, `note`.
+    /// `modify`, `shuffle`, `zone`, `nothing` (an effect found no card), `end`, `note` …
     pub kind: &'static str,
     /// The readable line, with every card named.
     pub text: String,
