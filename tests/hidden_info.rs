@@ -3,7 +3,7 @@
 //! view — is checked against the cards that seat may not see. A card's name may appear in a
 //! line a seat reads only when the seat may see that card, or another card of the same name
 //! (or the name was declared: public text). Each log entry names its cards with who could see
-//! each when it was written, and that is checked too.
+//! each when it was written, and that is checked too; and a player reads its own choices whole.
 
 use fuda::engine::{
     decide_or_first_legal, Answer, Game, LogEntry, Options, RandomAgent, Request, RequestKind, Seat,
@@ -173,8 +173,19 @@ fn leaks_of_game(l: &Loaded, seed: u64) -> Vec<String> {
         if let (RequestKind::Declare, Answer::Text(t)) = (&req.kind, &a) {
             declared.insert(t.clone());
         }
+        let from = g.log().len();
         if !g.answer(&req, a) {
             break;
+        }
+        // a player's own choice is not redacted for them
+        for e in g.log()[from..].iter().filter(|e| e.kind == "choice") {
+            if e.text_for(Some(req.player)) != e.text {
+                out.push(format!(
+                    "seed {seed}: p{} reads its own choice `{}` redacted",
+                    i + 1,
+                    e.text
+                ));
+            }
         }
         before = after;
     }

@@ -273,50 +273,96 @@ fn stepped_games_keep_their_zones_and_match_play() {
     }
 }
 
-/// Two triggered abilities of one player waiting at once: the player picks the one to resolve
-/// first, once, and both resolve. (Two Honeybees on p1's bed, p1 sows a Clover: each Honeybee
-/// gives a petal.)
-#[test]
-fn two_triggers_of_one_player_both_resolve() {
-    let l = tiny();
-    let p = &l.program;
+/// A day-phase game of p1's turn 3 with these cards (name, owner, zone), stepped to p1's first
+/// window, where p1 sows `sown` from the palm.
+fn sow_among<'p>(
+    p: &'p fuda::engine::Program,
+    cards: &[(&str, Seat, &str)],
+    sown: &str,
+) -> Game<'p> {
     let def = |name: &str| {
         p.cards
             .iter()
             .position(|c| c.name == name)
             .unwrap_or_else(|| panic!("{name}")) as u32
     };
-    let at = |name: &str, owner: Seat, zone: &str| Placement {
-        def: def(name),
-        owner,
-        zone: ZoneKey {
-            zone: *p.zones.get(zone).expect("zone"),
-            owner,
-        },
-        states: Vec::new(),
-        counters: Vec::new(),
-        face_up: None,
-        host: None,
-        slot: None,
-    };
-    let placements = vec![
-        at("Honeybee", 0, "tiny:bed"),
-        at("Honeybee", 0, "tiny:bed"),
-        at("Clover", 0, "tiny:palm"),
-        at("Clover", 0, "tiny:pile"),
-        at("Clover", 1, "tiny:pile"),
-    ];
+    let placements: Vec<Placement> = cards
+        .iter()
+        .map(|(name, owner, zone)| Placement {
+            def: def(name),
+            owner: *owner,
+            zone: ZoneKey {
+                zone: *p.zones.get(*zone).expect("zone"),
+                owner: *owner,
+            },
+            states: Vec::new(),
+            counters: Vec::new(),
+            face_up: None,
+            host: None,
+            slot: None,
+        })
+        .collect();
     let day = p.phase_index.get("tiny:day").copied();
     let mut game = Game::from_placements(p, &placements, 3, 0, day, false, &options(1));
-    let petals = *p.counter_index.get("tiny:petals").expect("petals") as usize;
     let req = game.step().expect("p1's window");
     assert_eq!(req.kind, RequestKind::Action, "{req:?}");
+    let label = format!("sow {sown}");
     let sow = req
         .options
         .iter()
-        .position(|o| o.label == "sow Clover")
-        .unwrap_or_else(|| panic!("no `sow Clover` in {:?}", req.options));
+        .position(|o| o.label == label)
+        .unwrap_or_else(|| panic!("no `{label}` in {:?}", req.options));
     assert!(game.answer(&req, Answer::Pick(sow)));
+    game
+}
+
+/// Two triggered abilities of one player waiting at once: both resolve. (Two Honeybees on
+/// p1's bed, p1 sows a Clover: each Honeybee gives a petal.) The two are alike — the same
+/// ability of two copies, for the same event — so their order is no choice and is not asked.
+#[test]
+fn two_alike_triggers_of_one_player_both_resolve_unasked() {
+    let l = tiny();
+    let p = &l.program;
+    let cards = [
+        ("Honeybee", 0, "tiny:bed"),
+        ("Honeybee", 0, "tiny:bed"),
+        ("Clover", 0, "tiny:palm"),
+        ("Clover", 0, "tiny:pile"),
+        ("Clover", 1, "tiny:pile"),
+    ];
+    let mut game = sow_among(p, &cards, "Clover");
+    let petals = *p.counter_index.get("tiny:petals").expect("petals") as usize;
+    let next = game.step().expect("p1's window again");
+    assert_eq!(
+        next.kind,
+        RequestKind::Action,
+        "alike triggers are not ordered by a question: {next:?}"
+    );
+    assert_eq!(
+        game.state.players[0].counters[petals],
+        2,
+        "both Honeybees give a petal\n{}",
+        log_tail(&game, 12)
+    );
+    assert!(game.notes.is_empty(), "{:?}", game.notes);
+}
+
+/// Two different triggered abilities of one player waiting at once: the player picks the one
+/// to resolve first, once, and both resolve. (A Honeybee on p1's bed, p1 sows a Dandelion: the
+/// Honeybee gives a petal, the Dandelion draws a card.)
+#[test]
+fn two_different_triggers_of_one_player_are_ordered_once() {
+    let l = tiny();
+    let p = &l.program;
+    let cards = [
+        ("Honeybee", 0, "tiny:bed"),
+        ("Dandelion", 0, "tiny:palm"),
+        ("Clover", 0, "tiny:pile"),
+        ("Clover", 0, "tiny:pile"),
+        ("Clover", 1, "tiny:pile"),
+    ];
+    let mut game = sow_among(p, &cards, "Dandelion");
+    let petals = *p.counter_index.get("tiny:petals").expect("petals") as usize;
     let order = game.step().expect("the order of the two triggers");
     assert_eq!(order.kind, RequestKind::OneOf, "{order:?}");
     assert_eq!(order.options.len(), 2, "{order:?}");
@@ -332,8 +378,15 @@ fn two_triggers_of_one_player_both_resolve() {
     assert_eq!(next.kind, RequestKind::Action, "{next:?}");
     assert_eq!(
         game.state.players[0].counters[petals],
-        2,
-        "both Honeybees give a petal\n{}",
+        1,
+        "the Honeybee gives a petal\n{}",
+        log_tail(&game, 12)
+    );
+    assert!(
+        game.log()
+            .iter()
+            .any(|e| e.text.starts_with("Dandelion triggers")),
+        "the Dandelion's trigger resolves\n{}",
         log_tail(&game, 12)
     );
     assert!(game.notes.is_empty(), "{:?}", game.notes);

@@ -230,6 +230,15 @@ impl<'p> Game<'p> {
                 self.state.cards[*c as usize].zone = a.from;
             }
             self.state.zones[to].extend(cards);
+            let zone =
+                |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
+            let text = format!(
+                "p{}'s {} becomes {} again",
+                shown(a.from.owner),
+                zone(a.to),
+                zone(a.from)
+            );
+            self.log_line("zone", text);
         }
         if changed {
             self.changed();
@@ -248,6 +257,17 @@ impl<'p> Game<'p> {
             let state = Program::short(&self.prog.states[si as usize].id);
             self.log_cards("state", &[c], |n| format!("{} becomes {state}", n[0]));
         }
+    }
+
+    /// Logs, once, that a statement of a card's effect found no card to act on (`what`:
+    /// `move`, `look at` …), naming the expression that named none. Statements the rules run
+    /// themselves (no card's ability) stay silent.
+    pub(super) fn log_nothing(&mut self, what: &str, cards: &ir::Expr) {
+        if self.source_text().is_none() {
+            return;
+        }
+        let text = format!("nothing to {what}: no card in {}", ir::outline::expr(cards));
+        self.log_line("nothing", text);
     }
 
     /// Marks the game changed (computed characteristics are read again).
@@ -280,7 +300,8 @@ impl<'p> Game<'p> {
     }
 }
 
-/// A value for a log line.
+/// A value for a log line, for values that name no card (a card reads `a card`: lines that
+/// name cards are written by [`show_card`] through the log's visibility check).
 pub(super) fn show(v: &Value) -> String {
     match v {
         Value::Int(n) => n.to_string(),
@@ -291,22 +312,99 @@ pub(super) fn show(v: &Value) -> String {
             .join("/"),
         Value::Text(t) => t.clone(),
         Value::Absent => "-".into(),
-        other => format!("{other:?}"),
+        Value::Bool(b) => b.to_string(),
+        Value::Card(_) => "a card".into(),
+        Value::Cards(v) => cards_count(v.len()),
+        Value::Player(p) => format!("p{}", shown(*p)),
+        Value::Players(ps) => players_text(ps),
+        Value::Zone(_, _) => "a zone".into(),
+        Value::List(xs) => xs.iter().map(show).collect::<Vec<_>>().join(", "),
     }
 }
 
-fn show_card(g: &Game<'_>, v: &Value) -> String {
+/// `1 card`, `3 cards`, `no card`.
+fn cards_count(n: usize) -> String {
+    match n {
+        0 => "no card".into(),
+        1 => "1 card".into(),
+        n => format!("{n} cards"),
+    }
+}
+
+/// `p1`, `p1 and p2`.
+fn players_text(ps: &[Seat]) -> String {
+    let names: Vec<String> = ps.iter().map(|p| format!("p{}", shown(*p))).collect();
+    match names.len() {
+        0 => "no player".into(),
+        _ => names.join(" and "),
+    }
+}
+
+/// A value for a log line, cards named (`hide` says which to write as `a card`): the caller
+/// logs the line with the cards it names ([`Game::log_named`]).
+fn show_card(g: &Game<'_>, v: &Value, hide: &dyn Fn(CardId) -> bool) -> String {
+    let name = |c: CardId| {
+        if hide(c) {
+            "a card".to_string()
+        } else {
+            g.card_name(c)
+        }
+    };
     match v {
-        Value::Card(c) => g.card_name(*c),
-        Value::Player(p) => format!("p{}", shown(*p)),
-        Value::Zone(z, o) => format!(
-            "{}{}",
-            o.first()
-                .map(|p| format!("p{}'s ", shown(*p)))
-                .unwrap_or_default(),
-            Program::short(&g.prog.ruleset.zones[*z as usize].name.id)
-        ),
-        Value::Bool(b) => b.to_string(),
+        Value::Card(c) => name(*c),
+        Value::Cards(cs) if cs.is_empty() => "no card".into(),
+        Value::Cards(cs) => cs.iter().map(|c| name(*c)).collect::<Vec<_>>().join(", "),
+        Value::Zone(z, o) => {
+            let zone = Program::short(&g.prog.ruleset.zones[*z as usize].name.id);
+            match o.as_slice() {
+                [p] => format!("p{}'s {zone}", shown(*p)),
+                [] => zone.to_string(),
+                ps => format!("{}'s {zone}", players_text(ps)),
+            }
+        }
+        Value::List(xs) => xs
+            .iter()
+            .map(|x| show_card(g, x, hide))
+            .collect::<Vec<_>>()
+            .join(", "),
         other => show(other),
+    }
+}
+
+/// The cards a value names (a card, a set, a list's).
+fn cards_named(v: &Value) -> Vec<CardId> {
+    match v {
+        Value::Card(c) => vec![*c],
+        Value::Cards(cs) => cs.clone(),
+        Value::List(xs) => xs.iter().flat_map(cards_named).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// No value reads as Rust debug text in a log line.
+    #[test]
+    fn values_read_as_words() {
+        assert_eq!(show(&Value::Cards(vec![1, 2])), "2 cards");
+        assert_eq!(show(&Value::Cards(Vec::new())), "no card");
+        assert_eq!(show(&Value::Card(3)), "a card");
+        assert_eq!(show(&Value::Players(vec![0, 1])), "p1 and p2");
+        assert_eq!(show(&Value::Player(1)), "p2");
+        assert_eq!(
+            show(&Value::List(vec![Value::Int(1), Value::Text("x".into())])),
+            "1, x"
+        );
+        for v in [
+            Value::Cards(vec![1]),
+            Value::Players(vec![0]),
+            Value::Zone(0, vec![0]),
+            Value::List(vec![Value::Absent]),
+        ] {
+            let s = show(&v);
+            assert!(!s.contains('(') && !s.contains('['), "{v:?} reads {s}");
+        }
     }
 }

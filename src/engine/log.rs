@@ -14,7 +14,8 @@ pub struct LogEntry {
     /// The turn it happened in.
     pub turn: u32,
     /// What kind of entry: `turn`, `phase`, `move`, `state`, `counter`, `event`, `choice`,
-    /// `modify`, `shuffle`, `payment`, `end`, `note`.
+    /// `modify`, `shuffle`, `payment`, `zone`, `nothing` (an effect found no card), `random`,
+    /// `end`, `note` …
     pub kind: &'static str,
     /// The readable line, with every card named.
     pub text: String,

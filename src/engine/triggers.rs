@@ -111,7 +111,7 @@ impl<'p> Game<'p> {
         let mine: Vec<usize> = (0..self.pending.len())
             .filter(|i| self.pending[*i].controller == seat)
             .collect();
-        if mine.len() <= 1 {
+        if mine.len() <= 1 || self.all_alike(&mine) {
             return Ok(mine[0]);
         }
         let options = mine
@@ -141,6 +141,38 @@ impl<'p> Game<'p> {
             Answer::Pick(i) => mine[i.min(mine.len().saturating_sub(1))],
             _ => mine[0],
         })
+    }
+
+    /// Whether pending triggered abilities are alike, so that their order is no choice: the
+    /// same ability of cards of one definition, for the same event with the same payload (cards
+    /// in it compared by definition), and each answering for its own card.
+    fn all_alike(&self, pending: &[usize]) -> bool {
+        let def = |c: CardId| self.state.cards[c as usize].def;
+        let payload = |p: &Pending| -> Vec<Value> {
+            p.event
+                .args
+                .iter()
+                .map(|v| match v {
+                    Value::Card(c) if *c == p.card => Value::Text("this".into()),
+                    Value::Card(c) => Value::Int(i64::from(def(*c))),
+                    other => other.clone(),
+                })
+                .collect()
+        };
+        let key = |i: &usize| {
+            let p = &self.pending[*i];
+            (
+                def(p.card),
+                p.this == p.card,
+                p.ability,
+                p.event.event,
+                payload(p),
+            )
+        };
+        let Some(first) = pending.first().map(key) else {
+            return true;
+        };
+        pending.iter().all(|i| key(i) == first)
     }
 
     pub(super) fn resolve_trigger(&mut self, p: Pending) -> Result<(), Request> {

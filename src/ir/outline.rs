@@ -471,6 +471,14 @@ impl LowerWords for String {
     }
 }
 
+/// An owner in readable form: `your`, `opponent's`, `each player's`.
+fn possessive(e: &Expr) -> String {
+    match e {
+        Expr::You => "your".into(),
+        other => format!("{}'s", expr(other)),
+    }
+}
+
 /// An expression in readable form.
 pub fn expr(e: &Expr) -> String {
     match e {
@@ -486,7 +494,7 @@ pub fn expr(e: &Expr) -> String {
         Expr::Var(v) => v.clone(),
         Expr::EventParam(p) => format!("event.{p}"),
         Expr::Zone { zone, owner } => match owner {
-            Some(o) => format!("{}'s {}", expr(o), short(zone)),
+            Some(o) => format!("{} {}", possessive(o), short(zone)),
             None => short(zone).to_string(),
         },
         Expr::Stat { of, stat } => format!("{}.{}", expr(of), short(stat)),
@@ -537,7 +545,7 @@ pub fn expr(e: &Expr) -> String {
             }
         }
         Expr::KeywordValue { card, keyword } => {
-            format!("{}'s {} value", expr(card), short(keyword))
+            format!("{} {} value", possessive(card), short(keyword))
         }
         Expr::IsTurnPlayer(p) => match p.as_ref() {
             Expr::You => "you are the turn player".to_string(),
@@ -632,4 +640,20 @@ fn choose(
         None => "any number".into(),
     };
     format!("({} {verb} {n} of {})", expr(chooser), expr(from))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn owners_read_as_possessives() {
+        let zone = |owner: Expr| Expr::Zone {
+            zone: "g:deck".into(),
+            owner: Some(Box::new(owner)),
+        };
+        assert_eq!(expr(&zone(Expr::You)), "your deck");
+        assert_eq!(expr(&zone(Expr::Opponent)), "opponent's deck");
+        assert_eq!(expr(&zone(Expr::EachPlayer)), "each player's deck");
+    }
 }

@@ -13,14 +13,14 @@ impl<'p> Game<'p> {
     /// `move`: each card to its destination (replacement effects may run instead: frames).
     pub(super) fn exec_move(
         &mut self,
-        cards: &Expr,
+        from: &Expr,
         to: &Expr,
         position: Option<Position>,
         face: Option<Face>,
         state: Option<&str>,
         slot: Option<&Expr>,
     ) -> Result<Vec<Frame<'p>>, Request> {
-        let cards = self.eval(cards)?;
+        let cards = self.eval(from)?;
         let to = self.eval(to)?;
         let slot = match slot {
             Some(s) => match self.eval(s)? {
@@ -30,7 +30,11 @@ impl<'p> Game<'p> {
             None => None,
         };
         let mut out = Vec::new();
-        for c in self.cards_of(&cards) {
+        let list = self.cards_of(&cards);
+        if list.is_empty() {
+            self.log_nothing("move", from);
+        }
+        for c in list {
             let Some(dest) = self.destination(&to, c) else {
                 continue;
             };
@@ -68,8 +72,12 @@ impl<'p> Game<'p> {
     /// Setting a state: each card takes it (leaving the other states of its group).
     pub(super) fn exec_set_state(&mut self, cards: &Expr, state: &Id) -> Result<(), Request> {
         let v = self.eval(cards)?;
+        let list = self.cards_of(&v);
+        if list.is_empty() {
+            self.log_nothing("change", cards);
+        }
         if let Some(&si) = self.prog.state_index.get(state) {
-            for c in self.cards_of(&v) {
+            for c in list {
                 self.set_state(c, si);
             }
         }
@@ -141,7 +149,11 @@ impl<'p> Game<'p> {
     /// `flip`: each card face up, face down, or over.
     pub(super) fn exec_flip(&mut self, cards: &Expr, face: Option<Face>) -> Result<(), Request> {
         let v = self.eval(cards)?;
-        for c in self.cards_of(&v) {
+        let list = self.cards_of(&v);
+        if list.is_empty() {
+            self.log_nothing("turn over", cards);
+        }
+        for c in list {
             let seen_before = self.seers(c);
             let cs = &mut self.state.cards[c as usize];
             cs.face_up = match face {

@@ -1,9 +1,9 @@
 //! Events and endings: `emit`, `cancel`, `win`, `lose`.
 
-use super::show_card;
+use super::{cards_named, show_card};
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
-use crate::engine::state::{shown, Value};
+use crate::engine::state::{everyone, shown, CardId, Value};
 use crate::engine::{EventData, Game};
 use crate::ir::{Expr, Id};
 use std::collections::BTreeMap;
@@ -27,15 +27,14 @@ impl Game<'_> {
                 None => Value::Absent,
             });
         }
-        let text = self.event_text(event, &vals, false);
+        let text = self.event_text(event, &vals, &|_| false);
         let tags = vals
             .iter()
-            .filter_map(|v| match v {
-                Value::Card(c) => Some((*c, self.seers(*c))),
-                _ => None,
-            })
+            .flat_map(cards_named)
+            .map(|c| (c, self.seers(c)))
             .collect();
-        let redacted = self.event_text(event, &vals, true);
+        let all = everyone(self.prog.players());
+        let redacted = self.event_text(event, &vals, &|c| self.seers(c) & all != all);
         let source = self.source_text();
         self.log_named("event", tags, text, redacted, source);
         self.emit(
@@ -48,15 +47,9 @@ impl Game<'_> {
         Ok(())
     }
 
-    /// An event as a log reads it: `name(a, b)`; `hide_cards` writes `a card` for each card.
-    fn event_text(&self, event: &Id, vals: &[Value], hide_cards: bool) -> String {
-        let shown: Vec<String> = vals
-            .iter()
-            .map(|v| match v {
-                Value::Card(_) if hide_cards => "a card".to_string(),
-                other => show_card(self, other),
-            })
-            .collect();
+    /// An event as a log reads it: `name(a, b)`, the cards `hide` says as `a card`.
+    fn event_text(&self, event: &Id, vals: &[Value], hide: &dyn Fn(CardId) -> bool) -> String {
+        let shown: Vec<String> = vals.iter().map(|v| show_card(self, v, hide)).collect();
         format!("{}({})", Program::short(event), shown.join(", "))
     }
 
@@ -79,15 +72,16 @@ impl Game<'_> {
             self.state.cancelled.push((e, subj.clone()));
             self.changed();
             let event = Program::short(event);
-            match subj {
-                Value::Card(c) => self.log_cards("cancel", &[c], |n| {
-                    format!("{event} of {} is cancelled", n[0])
-                }),
-                other => {
-                    let text = format!("{event} of {} is cancelled", show_card(self, &other));
-                    self.log_line("cancel", text);
-                }
-            }
+            let cards = cards_named(&subj);
+            let all = everyone(self.prog.players());
+            let tags: Vec<(CardId, u32)> = cards.iter().map(|c| (*c, self.seers(*c))).collect();
+            let line = |hide: &dyn Fn(CardId) -> bool| {
+                format!("{event} of {} is cancelled", show_card(self, &subj, hide))
+            };
+            let text = line(&|_| false);
+            let redacted = line(&|c| self.seers(c) & all != all);
+            let source = self.source_text();
+            self.log_named("cancel", tags, text, redacted, source);
         }
         Ok(())
     }

@@ -14,6 +14,11 @@ impl<'p> Game<'p> {
         let Some(m) = self.modifications(s)? else {
             return Ok(());
         };
+        if m.cards.is_empty() {
+            if let Some(cards) = modified_cards(s) {
+                self.log_nothing("modify", cards);
+            }
+        }
         let until = self.until(duration)?;
         for c in m.cards {
             let ts = self.state.tick();
@@ -97,7 +102,11 @@ impl<'p> Game<'p> {
     ) -> Result<(), Request> {
         let targets = self.eval(cards)?;
         let until = self.until(duration)?;
-        for c in self.cards_of(&targets) {
+        let list = self.cards_of(&targets);
+        if list.is_empty() {
+            self.log_nothing("negate", cards);
+        }
+        for c in list {
             match scope {
                 NegateScope::Text => {
                     let ts = self.state.tick();
@@ -116,5 +125,15 @@ impl<'p> Game<'p> {
             self.log_cards("negate", &[c], |n| format!("{}'s {what} is negated", n[0]));
         }
         Ok(())
+    }
+}
+
+/// The cards expression of a stat change, `grant` or `remove`.
+fn modified_cards(s: &Stmt) -> Option<&Expr> {
+    match s {
+        Stmt::Modify { cards, .. }
+        | Stmt::Grant { cards, .. }
+        | Stmt::RemoveKeyword { cards, .. } => Some(cards),
+        _ => None,
     }
 }

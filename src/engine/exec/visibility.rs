@@ -12,7 +12,11 @@ impl Game<'_> {
         let v = self.eval(cards)?;
         self.mark_seen(cards)?;
         let all = everyone(self.prog.players());
-        for c in self.cards_of(&v) {
+        let list = self.cards_of(&v);
+        if list.is_empty() {
+            self.log_nothing("reveal", cards);
+        }
+        for c in list {
             self.state.cards[c as usize].known |= all;
             self.log_cards("reveal", &[c], |n| format!("{} is revealed", n[0]));
         }
@@ -25,6 +29,10 @@ impl Game<'_> {
         self.mark_seen(cards)?;
         let who = self.player_or_you(by)?;
         let list = self.cards_of(&v);
+        if list.is_empty() {
+            self.log_nothing("look at", cards);
+            return Ok(());
+        }
         for c in &list {
             self.state.cards[*c as usize].known |= 1 << who;
         }

@@ -100,11 +100,14 @@ impl Ctx<'_> {
         (Expr::EventParam(name.name.clone()), ty)
     }
 
-    /// `each.name`: the zone of every player of the set (`each.z`); any other member reads
-    /// one player's value, so it is a diagnostic.
+    /// `each.name`: the zone of every player of the set (`each.z`); a counter reads one
+    /// player's value, so it is a diagnostic; an unknown name is reported as for one player.
     fn resolve_players_member(&mut self, b: Expr, name: &ast::Ident, base: Span) -> (Expr, Ty) {
         if let Some(z) = self.sym.zones.get(&name.name) {
             return zone_value(&z.id, Some(b));
+        }
+        if !self.sym.counters.contains_key(&name.name) {
+            return self.resolve_player_member(b, name);
         }
         self.player_set_misplaced(base, &format!("the player whose `{}` is read", name.name));
         invalid()
