@@ -550,7 +550,7 @@ pub fn expr(e: &Expr) -> String {
             expr(cards)
         ),
         Expr::Candidate(0) => "it".into(),
-        Expr::Candidate(k) => format!("the candidate {k} filter(s) out"),
+        Expr::Candidate(k) => format!("(it, {k} filter{} out)", if *k == 1 { "" } else { "s" }),
         Expr::RandomNumber { low, high } => {
             format!("random number {} to {}", expr(low), expr(high))
         }
