@@ -82,6 +82,11 @@ fn every_name_typo_in_shipped_cards_is_caught_at_the_token() {
                 if prev == Some("random") {
                     continue;
                 }
+                // `where c:` binds a name for the filter's candidate.
+                let next = significant.get(i + 1).map(|(_, s)| &card[s.start..s.end]);
+                if prev == Some("where") && next == Some(":") {
+                    continue;
+                }
                 let header = format!("game {game}\n");
                 let mutated = format!(
                     "{header}{}{word}q{}",

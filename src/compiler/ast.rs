@@ -674,6 +674,10 @@ pub enum ExprKind {
     TopOf(bool, Box<Expr>, Box<Expr>),
     /// `random …`: a pick the engine makes at random.
     Random(RandomPick),
+    /// `highest name of cards` (`true`) / `lowest name of cards`.
+    Extreme(bool, Ident, Box<Expr>),
+    /// `cards where c: condition`: a filter whose candidate is also named `c`.
+    NamedWhere(Ident, Box<Expr>, Box<Expr>),
     /// `type on zone`.
     Typed(Ident, Box<Expr>),
 }

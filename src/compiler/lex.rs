@@ -430,7 +430,10 @@ impl<'s, 'd> Splitter<'s, 'd> {
             self.quantity_pending = None;
             self.after_quantity = true;
         }
-        let choice = matches!(text, "target" | "choose" | "search" | "random");
+        let choice = matches!(
+            text,
+            "target" | "choose" | "search" | "random" | "highest" | "lowest"
+        );
         let nests = text == "not" || choice || (text == "-" && !self.prev_operand);
         if nests {
             self.chain += 1;
@@ -528,6 +531,7 @@ fn classify(w: &str) -> u8 {
         "from" => KEYWORD | CONNECTOR,
         "grant" => KEYWORD | STATEMENT,
         "has" => KEYWORD | INFIX,
+        "highest" => KEYWORD,
         "if" => KEYWORD | STATEMENT,
         "in" => CONNECTOR,
         "instead" => KEYWORD,
@@ -536,6 +540,7 @@ fn classify(w: &str) -> u8 {
         "let" => KEYWORD | STATEMENT,
         "look" => KEYWORD | STATEMENT,
         "lose" => KEYWORD | STATEMENT,
+        "lowest" => KEYWORD,
         "may" => KEYWORD | STATEMENT,
         "move" => KEYWORD | STATEMENT,
         "negate" => KEYWORD | STATEMENT,
@@ -638,6 +643,8 @@ pub const KEYWORDS: &[&str] = &[
     "check",
     "reach",
     "random",
+    "highest",
+    "lowest",
 ];
 
 fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {

@@ -22,6 +22,7 @@ impl<'p> Game<'p> {
             Expr::Pair(p) => Value::Pair(p.clone()),
             Expr::This => self.ctx().this.map_or(Value::Absent, Value::Card),
             Expr::It => self.its.last().map_or(Value::Absent, |c| Value::Card(*c)),
+            Expr::Candidate(k) => self.candidate(*k),
             Expr::You => Value::Player(self.ctx().you),
             Expr::Opponent => Value::Player(self.opponent_of(self.ctx().you)),
             Expr::EachPlayer => Value::Players(self.seats_from_turn_player()),
@@ -115,6 +116,11 @@ impl<'p> Game<'p> {
             // random picks (random.rs)
             Expr::RandomCards { count, from } => self.random_cards(count, from)?,
             Expr::RandomPlayer => self.random_player(),
+            Expr::Extreme {
+                highest,
+                key,
+                cards,
+            } => self.extreme(*highest, key, cards)?,
             Expr::RandomNumber { low, high } => self.random_number(low, high)?,
         })
     }

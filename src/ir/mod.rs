@@ -1207,6 +1207,20 @@ pub enum Expr {
         /// Among which cards.
         from: Box<Expr>,
     },
+    /// The card of `cards` whose `key` (read with `It` bound to each; a card whose key is no
+    /// number is left out) is the highest (or lowest); a tie is a choice of the resolving
+    /// player among the tied cards; absent when no card has a key.
+    Extreme {
+        /// Highest (true) or lowest.
+        highest: bool,
+        /// The value compared.
+        key: Box<Expr>,
+        /// The cards.
+        cards: Box<Expr>,
+    },
+    /// The candidate of an enclosing `where` filter, counted out from the innermost (0 is
+    /// `It`): `… where c: … where … c.x` names the outer candidate.
+    Candidate(u32),
     /// One of the players, picked at random by the engine.
     RandomPlayer,
     /// A number from `low` to `high` (both included), picked at random by the engine; `low`

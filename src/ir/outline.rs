@@ -579,6 +579,18 @@ pub fn expr(e: &Expr) -> String {
         Expr::Declare(what) => format!("a declared {what}"),
         Expr::RandomCards { count, from } => format!("random {} {}", expr(count), expr(from)),
         Expr::RandomPlayer => "a random player".into(),
+        Expr::Extreme {
+            highest,
+            key,
+            cards,
+        } => format!(
+            "the {} {} of {}",
+            if *highest { "highest" } else { "lowest" },
+            expr(key),
+            expr(cards)
+        ),
+        Expr::Candidate(0) => "it".into(),
+        Expr::Candidate(k) => format!("(it, {k} filter{} out)", if *k == 1 { "" } else { "s" }),
         Expr::RandomNumber { low, high } => {
             format!("random number {} to {}", expr(low), expr(high))
         }

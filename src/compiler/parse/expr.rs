@@ -21,7 +21,8 @@ pub const MAX_OPERATORS: usize = 256;
 enum Tok {
     Prefix(UnOp, Span),
     Operand(Expr),
-    Infix(BinOp),
+    /// An operator; `where c:` carries the name it gives the candidate.
+    Infix(BinOp, Option<Ident>),
 }
 
 /// Builds an `expr` pair (or any primary-like pair) into an expression.
@@ -61,7 +62,12 @@ pub fn build(b: &mut Builder, pair: P) -> Expr {
                             .with_help("split it with `let` bindings"),
                         );
                     }
-                    toks.push(Tok::Infix(op));
+                    let binder = p
+                        .into_inner()
+                        .find(|x| x.as_rule() == Rule::where_binder)
+                        .and_then(|x| x.into_inner().next())
+                        .map(|x| b.ident(x));
+                    toks.push(Tok::Infix(op, binder));
                 } else {
                     toks.push(Tok::Operand(primary(b, p)));
                 }
@@ -145,19 +151,23 @@ fn climb(it: &mut std::iter::Peekable<std::vec::IntoIter<Tok>>, min_bp: u8) -> E
             span: Span::default(),
         },
     };
-    while let Some(Tok::Infix(op)) = it.peek() {
+    while let Some(Tok::Infix(op, _)) = it.peek() {
         let op = *op;
         let bp = infix_bp(op);
         if bp < min_bp {
             break;
         }
-        it.next();
+        let binder = match it.next() {
+            Some(Tok::Infix(_, binder)) => binder,
+            _ => None,
+        };
         let rhs = climb(it, bp + 1);
         let span = lhs.span.to(rhs.span);
-        lhs = Expr {
-            kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
-            span,
+        let kind = match binder {
+            Some(name) => ExprKind::NamedWhere(name, Box::new(lhs), Box::new(rhs)),
+            None => ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
         };
+        lhs = Expr { kind, span };
     }
     lhs
 }
@@ -222,6 +232,13 @@ fn primary(b: &mut Builder, pair: P) -> Expr {
         Rule::top_expr => top_expr(b, pair),
         Rule::choice_expr => choice_expr(b, pair),
         Rule::random_expr => random_expr(b, pair),
+        Rule::extreme_expr => {
+            let mut it = children(pair);
+            let highest = it.next().expect("grammar: highest").as_rule() == Rule::highest_kw;
+            let key = b.ident(it.next().expect("grammar: key"));
+            let cards = build(b, it.next().expect("grammar: cards"));
+            ExprKind::Extreme(highest, key, Box::new(cards))
+        }
         other => unreachable!("grammar: unexpected primary {other:?}"),
     };
     Expr { kind, span }

@@ -114,6 +114,8 @@ pub struct Ctx<'a> {
     pub event: Option<&'a Callable>,
     /// Depth of `where` filters (inside one, `it` is the candidate).
     pub filter_depth: usize,
+    /// Filter candidates named with `where c:`, each with the filter depth inside its filter.
+    pub candidates: Vec<(String, usize)>,
     /// Exact names compared against (`name == "…"`), checked once all packs are loaded.
     pub exact_names: Vec<(String, Span)>,
 }
@@ -129,6 +131,7 @@ impl<'a> Ctx<'a> {
             has_this: false,
             event: None,
             filter_depth: 0,
+            candidates: Vec::new(),
             exact_names: Vec::new(),
         }
     }

@@ -22,6 +22,50 @@ impl Game<'_> {
         Ok(Value::Cards(out))
     }
 
+    /// The candidate of the filter `k` levels out from the innermost (0: `it`).
+    pub(super) fn candidate(&self, k: u32) -> Value {
+        let at = usize::try_from(k)
+            .ok()
+            .and_then(|k| self.its.len().checked_sub(k)?.checked_sub(1));
+        at.and_then(|i| self.its.get(i))
+            .map_or(Value::Absent, |c| Value::Card(*c))
+    }
+
+    /// `highest key of cards` (or lowest): the card whose key (read with `it` bound to each;
+    /// a card whose key is no number is left out) is the highest; among tied cards, the
+    /// resolving player chooses one; absent when no card has a key.
+    pub(super) fn extreme(
+        &mut self,
+        highest: bool,
+        key: &Expr,
+        cards: &Expr,
+    ) -> Result<Value, Request> {
+        let v = self.eval(cards)?;
+        let mut best: Option<i64> = None;
+        let mut tied: Vec<CardId> = Vec::new();
+        for c in self.cards_of(&v) {
+            self.its.push(c);
+            let r = self.eval(key);
+            self.its.pop();
+            let Value::Int(k) = r? else { continue };
+            let better = best.is_none_or(|b| if highest { k > b } else { k < b });
+            if better {
+                best = Some(k);
+                tied.clear();
+            }
+            if best == Some(k) {
+                tied.push(c);
+            }
+        }
+        let picked = if tied.len() > 1 {
+            let you = self.ctx().you;
+            self.ask_cards(ChoiceKind::Choose, you, tied, 1, 1)?
+        } else {
+            tied
+        };
+        Ok(picked.first().map_or(Value::Absent, |c| Value::Card(*c)))
+    }
+
     /// `top N of zone` (or bottom): a zone seen whole is shuffled first (PMV 3.2.5); a count
     /// below 0 reads as 0.
     pub(super) fn top_of(

@@ -117,6 +117,8 @@ impl Ctx<'_> {
             ExprKind::Declare(what) => self.resolve_declare(what),
             ExprKind::TopOf(top, n, z) => self.resolve_top_of(*top, n, z),
             ExprKind::Random(pick) => self.resolve_random(pick),
+            ExprKind::Extreme(highest, key, cards) => self.resolve_extreme(*highest, key, cards),
+            ExprKind::NamedWhere(name, l, r) => self.resolve_named_where(name, l, r),
             ExprKind::Typed(ty, z) => self.resolve_typed(ty, z),
         }
     }
@@ -249,6 +251,55 @@ impl Ctx<'_> {
         (Expr::Declare(what.name.clone()), Ty::of(Type::Text))
     }
 
+    /// `highest name of cards` / `lowest …`: `name` is read from each candidate as in a
+    /// filter, and must be a number; one card (absent when there is none).
+    fn resolve_extreme(
+        &mut self,
+        highest: bool,
+        key: &ast::Ident,
+        cards: &ast::Expr,
+    ) -> (Expr, Ty) {
+        let cards = self.cards(cards);
+        self.filter_depth += 1;
+        let bare = ast::Expr {
+            kind: ExprKind::Name(key.clone()),
+            span: key.span,
+        };
+        let key = self.number(&bare);
+        self.filter_depth -= 1;
+        (
+            Expr::Extreme {
+                highest,
+                key: bx(key),
+                cards: bx(cards),
+            },
+            Ty::Of(Type::Card, true),
+        )
+    }
+
+    /// `cards where c: condition`: a filter whose candidate the condition, and every filter
+    /// nested in it, may also call `c`.
+    fn resolve_named_where(
+        &mut self,
+        name: &ast::Ident,
+        l: &ast::Expr,
+        r: &ast::Expr,
+    ) -> (Expr, Ty) {
+        let cards = self.cards(l);
+        self.filter_depth += 1;
+        self.candidates.push((name.name.clone(), self.filter_depth));
+        let cond = self.cond(r);
+        self.candidates.pop();
+        self.filter_depth -= 1;
+        (
+            Expr::Filter {
+                cards: bx(cards),
+                condition: bx(cond),
+            },
+            Ty::of(Type::Cards),
+        )
+    }
+
     /// `random n cards` (one card when `n` is 1, else a set), `random player`, `random number
     /// a to b`: picks the engine makes.
     fn resolve_random(&mut self, pick: &ast::RandomPick) -> (Expr, Ty) {
@@ -347,8 +398,13 @@ impl Ctx<'_> {
         )
     }
 
-    /// A bare name: a local, a member of `it` inside a filter, or a zone.
+    /// A bare name: a filter's named candidate, a local, a member of `it` inside a filter, or a
+    /// zone.
     fn resolve_name(&mut self, id: &ast::Ident) -> (Expr, Ty) {
+        if let Some(&(_, depth)) = self.candidates.iter().rev().find(|(n, _)| *n == id.name) {
+            let out = u32::try_from(self.filter_depth.saturating_sub(depth)).unwrap_or(u32::MAX);
+            return (Expr::Candidate(out), Ty::of(Type::Card));
+        }
         if let Some(ty) = self.lookup(&id.name) {
             return (Expr::Var(id.name.clone()), ty);
         }
@@ -381,6 +437,7 @@ impl Ctx<'_> {
     /// namespace it belongs to.
     fn check_unknown_name(&mut self, id: &ast::Ident) {
         let mut names = self.local_names();
+        names.extend(self.candidates.iter().map(|(n, _)| n.clone()));
         names.extend(self.sym.zones.keys().cloned());
         if self.filter_depth > 0 {
             names.extend(self.sym.stats.keys().cloned());
