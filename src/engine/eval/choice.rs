@@ -57,7 +57,7 @@ impl Game<'_> {
                 tied.push(c);
             }
         }
-        let picked = if tied.len() > 1 {
+        let picked = if tied.len() > 1 && !self.dry.active {
             let you = self.ctx().you;
             self.ask_cards(ChoiceKind::Choose, you, tied, 1, 1)?
         } else {

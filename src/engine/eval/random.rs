@@ -29,7 +29,10 @@ impl Game<'_> {
         let n = self.eval_count(count, 0)?;
         let pool = self.eval(from)?;
         let cands = self.cards_of(&pool);
-        let picked: Vec<CardId> = if n >= cands.len() {
+        let picked: Vec<CardId> = if self.dry.active {
+            // a payability check: no pick is drawn, kept or logged; too few cards is short
+            self.dry_pick(cands, n)
+        } else if n >= cands.len() {
             cands
         } else {
             let len = cands.len();
@@ -62,6 +65,10 @@ impl Game<'_> {
     /// `random player`: one of the players, each as likely.
     pub(super) fn random_player(&mut self) -> Value {
         let n = self.prog.players();
+        if self.dry.active {
+            // a payability check draws nothing
+            return Value::Player(0);
+        }
         let (a, fresh) = self.random_answer(|g| Answer::Pick(g.random.random_range(0..n.max(1))));
         let p = match a {
             Answer::Pick(i) => seat(i.min(n.saturating_sub(1))),
@@ -79,6 +86,10 @@ impl Game<'_> {
             return Ok(Value::Absent);
         };
         let hi = hi.max(lo);
+        if self.dry.active {
+            // a payability check draws nothing
+            return Ok(Value::Int(lo));
+        }
         let (a, fresh) = self.random_answer(|g| {
             let k = g.random.random_range(lo..=hi);
             Answer::Text(k.to_string())
