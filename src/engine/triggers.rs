@@ -149,7 +149,6 @@ impl<'p> Game<'p> {
         if self.recent.len() > 64 {
             self.recent.remove(0);
         }
-        self.record_use(p.card, p.ability);
         self.log_line_src(
             "trigger",
             format!(
@@ -169,9 +168,11 @@ impl<'p> Game<'p> {
             source,
             &a.cost,
         ) {
+            // nothing was used: its limit is not spent
             self.log_cannot_pay(p.card, p.ability);
             return Ok(());
         }
+        self.record_use(p.card, p.ability);
         self.push_ctx(
             p.controller,
             Some(p.this),
