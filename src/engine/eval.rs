@@ -74,6 +74,8 @@ impl<'p> Game<'p> {
                 self.card_test(card, |g, c| g.has_keyword(c, keyword))?
             }
             Expr::PlayerHas { player, keyword } => self.player_has(player, keyword)?,
+            Expr::Printed { of, stat } => self.printed_stat(of, stat)?,
+            Expr::Modified { of, stat, layer } => self.stat_modified(of, stat, layer.as_ref())?,
             Expr::HasAbility { card, kind } => {
                 self.card_test(card, |g, c| g.any_ability(c, |a| &a.kind == kind))?
             }
@@ -126,7 +128,7 @@ impl<'p> Game<'p> {
     }
 
     /// The card an expression names, if it names one card.
-    fn eval_card(&mut self, e: &Expr) -> Result<Option<CardId>, Request> {
+    pub(super) fn eval_card(&mut self, e: &Expr) -> Result<Option<CardId>, Request> {
         Ok(match self.eval(e)? {
             Value::Card(c) => Some(c),
             _ => None,

@@ -280,7 +280,7 @@ impl<'p> Game<'p> {
     }
 
     /// Every modifier that applies now, one-shot and continuous, in application order.
-    fn active_mods(&mut self, card: CardId) -> Vec<Modifier> {
+    pub(super) fn active_mods(&mut self, card: CardId) -> Vec<Modifier> {
         self.refresh();
         let mut out: Vec<Modifier> = Vec::new();
         let one_shot: Vec<Modifier> = self
@@ -301,14 +301,9 @@ impl<'p> Game<'p> {
         out
     }
 
-    /// All stat values of a card (plain stats; composite entries unused), true values.
-    pub(super) fn stats(&mut self, c: CardId) -> Vec<Option<i64>> {
-        self.refresh();
-        if !self.deriving {
-            if let Some(v) = self.derived.stats.get(&c) {
-                return v.clone();
-            }
-        }
+    /// A card's stat values before any modifier (plain stats; composite entries unused): as
+    /// printed, or as a "treat as" defined them (12.5).
+    pub(super) fn base_stats(&self, c: CardId) -> Vec<Option<i64>> {
         let prog: &Program = self.prog;
         let cs = &self.state.cards[c as usize];
         let def = &prog.cards[cs.def as usize];
@@ -346,6 +341,19 @@ impl<'p> Game<'p> {
                 }
             }
         }
+        vals
+    }
+
+    /// All stat values of a card (plain stats; composite entries unused), true values.
+    pub(super) fn stats(&mut self, c: CardId) -> Vec<Option<i64>> {
+        self.refresh();
+        if !self.deriving {
+            if let Some(v) = self.derived.stats.get(&c) {
+                return v.clone();
+            }
+        }
+        let prog: &Program = self.prog;
+        let mut vals = self.base_stats(c);
         let mut mods = self.active_mods(c);
         mods.sort_by_key(|m| match m.kind {
             ModKind::Stat { layer, .. } => (layer, m.timestamp),

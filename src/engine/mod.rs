@@ -30,6 +30,7 @@ mod moves;
 mod payable;
 mod player_keywords;
 pub mod program;
+mod stat_queries;
 pub mod state;
 mod triggers;
 pub mod view;

@@ -181,7 +181,6 @@ impl<'p> Game<'p> {
         if self.recent.len() > 64 {
             self.recent.remove(0);
         }
-        self.record_use(p.card, p.ability);
         let kind = Program::short(&a.kind);
         self.log_card_src("trigger", p.card, p.ability, |n| {
             format!("{n} triggers ({kind})")
@@ -196,9 +195,11 @@ impl<'p> Game<'p> {
             source,
             &a.cost,
         ) {
+            // nothing was used: its limit is not spent
             self.log_cannot_pay(p.card, p.ability);
             return Ok(());
         }
+        self.record_use(p.card, p.ability);
         self.push_ctx(
             p.controller,
             Some(p.this),

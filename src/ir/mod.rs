@@ -1189,6 +1189,25 @@ pub enum Expr {
         /// Among which cards.
         from: Box<Expr>,
     },
+    /// A card's stat as printed: its value before any modifier (the card's, or what a "treat
+    /// as" defined, 12.5) — `printed(c.strength)`.
+    Printed {
+        /// The card.
+        of: Box<Expr>,
+        /// The stat.
+        stat: Id,
+    },
+    /// Whether a card's stat has a modifier applied now (of a layer, if named): for a
+    /// composite stat, any component's; a `±0` component, or `+= 0`, is none (PMV 6.1.14) —
+    /// `modified(c.strength)`, `modified(c.strength, boost)`.
+    Modified {
+        /// The card.
+        of: Box<Expr>,
+        /// The stat.
+        stat: Id,
+        /// Only modifiers of this layer.
+        layer: Option<Id>,
+    },
     /// Whether a player holds a player keyword (`you has k`).
     PlayerHas {
         /// The player.

@@ -519,6 +519,16 @@ pub fn expr(e: &Expr) -> String {
             format!("{} contains {}", expr(haystack), expr(needle))
         }
         Expr::HasKeyword { card, keyword } => format!("{} has {}", expr(card), short(keyword)),
+        Expr::Printed { of, stat } => format!("{}'s printed {}", expr(of), short(stat)),
+        Expr::Modified { of, stat, layer } => format!(
+            "{}'s {} has a modifier{}",
+            expr(of),
+            short(stat),
+            layer
+                .as_ref()
+                .map(|l| format!(" in layer {}", short(l)))
+                .unwrap_or_default()
+        ),
         Expr::PlayerHas { player, keyword } => {
             format!("{} has {}", expr(player), short(keyword))
         }

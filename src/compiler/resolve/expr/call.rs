@@ -21,6 +21,8 @@ pub const BUILTINS: &[(&str, usize)] = &[
     ("turn_number", 0),
     ("is_turn_player", 1),
     ("cancelled", 2),
+    ("printed", 1),
+    ("modified", 1),
 ];
 
 impl Ctx<'_> {
@@ -53,6 +55,7 @@ impl Ctx<'_> {
             "attached" => (Expr::Attached(one_card(self)), Ty::of(Type::Cards)),
             "host" => (Expr::Host(one_card(self)), Ty::Of(Type::Card, true)),
             "distinct" => self.resolve_distinct(a, &args[1].value),
+            "printed" | "modified" => self.resolve_stat_query(&name.name, a, args.get(1)),
             _ => {
                 let x = self.number(a);
                 let y = self.number(&args[1].value);
@@ -85,7 +88,9 @@ impl Ctx<'_> {
             );
             return false;
         };
-        if args.len() == *arity && args.iter().all(|a| a.name.is_none()) {
+        // `modified(c.stat, layer)`: the layer is optional
+        let arity_ok = args.len() == *arity || (name.name == "modified" && args.len() == 2);
+        if arity_ok && args.iter().all(|a| a.name.is_none()) {
             return true;
         }
         self.error(Diagnostic::error(
@@ -101,6 +106,56 @@ impl Ctx<'_> {
             "wrong number of arguments",
         ));
         false
+    }
+
+    /// `printed(c.stat)` (the value before modifiers) or `modified(c.stat[, layer])` (whether
+    /// a modifier applies): the argument must read a card's stat.
+    fn resolve_stat_query(
+        &mut self,
+        func: &str,
+        a: &ast::Expr,
+        layer: Option<&ast::Arg>,
+    ) -> (Expr, Ty) {
+        let (e, ty) = self.expr(a);
+        let Expr::Stat { of, stat } = e else {
+            if !matches!(ty, Ty::Unknown) {
+                self.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_TYPE_MISMATCH,
+                        self.file,
+                        a.span,
+                        format!("`{func}` takes a card's stat"),
+                        "not a stat of a card",
+                    )
+                    .with_help(format!("as in `{func}(c.strength)`")),
+                );
+            }
+            return invalid();
+        };
+        if func == "printed" {
+            return (Expr::Printed { of, stat }, ty);
+        }
+        let layer = layer.and_then(|l| self.layer_argument(&l.value));
+        (Expr::Modified { of, stat, layer }, Ty::of(Type::Bool))
+    }
+
+    /// The layer named as `modified`'s second argument, or a diagnostic.
+    fn layer_argument(&mut self, e: &ast::Expr) -> Option<String> {
+        let ExprKind::Name(n) = &e.kind else {
+            self.check_name_argument(
+                e,
+                "`modified` takes a layer name second",
+                "not a layer name",
+                "as in `modified(c.strength, boost)`",
+            );
+            return None;
+        };
+        if let Some((id, _)) = self.sym.layers.get(&n.name) {
+            return Some(id.clone());
+        }
+        let names: Vec<&str> = self.sym.layers.keys().map(String::as_str).collect();
+        self.unknown(codes::RESOLVE_UNKNOWN_NAME, "layer", &n.name, n.span, names);
+        None
     }
 
     /// `cancelled(event, subject)`: whether that event was cancelled for the subject.
