@@ -218,8 +218,8 @@ impl<'p> Game<'p> {
         self.state.aliases.retain(|a| !ends(&a.until));
         let keywords = self.state.player_keywords.len();
         self.state.player_keywords.retain(|k| !ends(&k.until));
-        let changed = self.state.modifiers.len() != before
-            || self.state.player_keywords.len() != keywords;
+        let changed =
+            self.state.modifiers.len() != before || self.state.player_keywords.len() != keywords;
         let any = changed || !ended.is_empty();
         for a in ended {
             // the cards return as they are (3.3.6.c)
