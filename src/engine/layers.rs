@@ -44,9 +44,10 @@ impl<'p> Game<'p> {
             if !self.prog.has_continuous[def] && !self.is_host(c) {
                 continue;
             }
+            let negated = self.effect_negated_now(c);
             for (this, aref) in self.abilities_in(c, zone) {
                 let a = self.prog.ability(aref);
-                if a.semantics != Semantics::Continuous {
+                if a.semantics != Semantics::Continuous || negated {
                     continue;
                 }
                 let controller = self.state.cards[this as usize].controller;
@@ -392,6 +393,18 @@ impl<'p> Game<'p> {
             }
         }
         have
+    }
+
+    /// Whether the effects of a card's abilities are negated now (`negate c effect until …`).
+    pub(super) fn effect_negated_now(&mut self, c: CardId) -> bool {
+        let negations: Vec<Modifier> = self
+            .state
+            .modifiers
+            .iter()
+            .filter(|m| m.card == c && m.kind == ModKind::NegateEffect)
+            .cloned()
+            .collect();
+        negations.iter().any(|m| self.alive(m))
     }
 
     /// Whether a card's text is negated, and whether `all` (its 【 】 text too, 12.4).

@@ -94,6 +94,8 @@ struct Pending {
     ability: AbilityRef,
     controller: Seat,
     event: Rc<EventData>,
+    /// Its effect was negated while it waited (`negate <card> effect`): it resolves with none.
+    negated: bool,
 }
 
 /// A chain item: a body to run later with the context it was put there with.
