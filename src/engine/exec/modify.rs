@@ -4,7 +4,7 @@
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
 use crate::engine::state::{ModKind, Until, Value};
-use crate::engine::Game;
+use crate::engine::{Frame, Game};
 use crate::ir::{Duration, Expr, Id, NegateScope, Stmt};
 
 impl<'p> Game<'p> {
@@ -96,6 +96,15 @@ impl<'p> Game<'p> {
         for p in &mut self.pending {
             if p.card == c || p.this == c {
                 p.negated = true;
+            }
+        }
+        for f in &mut self.frames {
+            if let Frame::Window(w) = f {
+                for item in &mut w.stack {
+                    if item.ctx.source.is_some_and(|(card, _)| card == c) {
+                        item.negated = true;
+                    }
+                }
             }
         }
         if *duration != Duration::Default {
