@@ -24,15 +24,22 @@ pub(super) struct Modifications {
 /// Modifiers produced by continuous abilities, and computed stats, for one generation.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Derived {
-    generation: Option<u64>,
+    /// The generation and the length of the event history it was computed at (what happened
+    /// may change with no other change).
+    generation: Option<(u64, usize)>,
     mods: Vec<Modifier>,
     stats: HashMap<CardId, Vec<Option<i64>>>,
 }
 
 impl<'p> Game<'p> {
+    /// What the derived modifiers are fresh for: the generation and the history's length.
+    fn fresh_key(&self) -> (u64, usize) {
+        (self.state.generation, self.state.history.len())
+    }
+
     /// Recomputes the continuous modifiers if the game changed since the last time.
     fn refresh(&mut self) {
-        if self.deriving || self.derived.generation == Some(self.state.generation) {
+        if self.deriving || self.derived.generation == Some(self.fresh_key()) {
             return;
         }
         self.deriving = true;
@@ -65,7 +72,7 @@ impl<'p> Game<'p> {
         }
         self.deriving = false;
         self.derived = Derived {
-            generation: Some(self.state.generation),
+            generation: Some(self.fresh_key()),
             mods,
             stats: HashMap::new(),
         };
@@ -431,7 +438,7 @@ impl<'p> Game<'p> {
                 }
             }
         }
-        if !self.deriving && self.derived.generation == Some(self.state.generation) {
+        if !self.deriving && self.derived.generation == Some(self.fresh_key()) {
             for m in &self.derived.mods {
                 if m.card == c {
                     if let ModKind::NegateText(all) = m.kind {
