@@ -24,7 +24,9 @@ pub(super) struct Modifications {
 /// Modifiers produced by continuous abilities, and computed stats, for one generation.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Derived {
-    generation: Option<u64>,
+    /// The generation and the length of the event history it was computed at (what happened
+    /// may change with no other change).
+    generation: Option<(u64, usize)>,
     mods: Vec<Modifier>,
     stats: HashMap<CardId, Vec<Option<i64>>>,
     /// Player keywords continuous abilities grant: (player, keyword).
@@ -32,9 +34,14 @@ pub(super) struct Derived {
 }
 
 impl<'p> Game<'p> {
+    /// What the derived modifiers are fresh for: the generation and the history's length.
+    fn fresh_key(&self) -> (u64, usize) {
+        (self.state.generation, self.state.history.len())
+    }
+
     /// Recomputes the continuous modifiers if the game changed since the last time.
     pub(super) fn refresh(&mut self) {
-        if self.deriving || self.derived.generation == Some(self.state.generation) {
+        if self.deriving || self.derived.generation == Some(self.fresh_key()) {
             return;
         }
         self.deriving = true;
@@ -49,7 +56,8 @@ impl<'p> Game<'p> {
             }
             for (this, aref, source) in self.sourced_abilities(c, zone, None) {
                 let a = self.prog.ability(aref);
-                if a.semantics != Semantics::Continuous {
+                // 12.4.3: a card whose effects are negated makes none, carried ones included
+                if a.semantics != Semantics::Continuous || self.effect_negated_now(source) {
                     continue;
                 }
                 let controller = self.state.cards[this as usize].controller;
@@ -69,7 +77,7 @@ impl<'p> Game<'p> {
         }
         self.deriving = false;
         self.derived = Derived {
-            generation: Some(self.state.generation),
+            generation: Some(self.fresh_key()),
             mods,
             stats: HashMap::new(),
             players: std::mem::take(&mut self.derived.players),
@@ -416,6 +424,18 @@ impl<'p> Game<'p> {
         have
     }
 
+    /// Whether the effects of a card's abilities are negated now (`negate c effect until …`).
+    pub(super) fn effect_negated_now(&mut self, c: CardId) -> bool {
+        let negations: Vec<Modifier> = self
+            .state
+            .modifiers
+            .iter()
+            .filter(|m| m.card == c && m.kind == ModKind::NegateEffect)
+            .cloned()
+            .collect();
+        negations.iter().any(|m| self.alive(m))
+    }
+
     /// Whether a card's text is negated, and whether `all` (its 【 】 text too, 12.4).
     pub(super) fn text_negated(&mut self, c: CardId) -> (bool, bool) {
         let mut neg = (false, false);
@@ -440,7 +460,7 @@ impl<'p> Game<'p> {
                 }
             }
         }
-        if !self.deriving && self.derived.generation == Some(self.state.generation) {
+        if !self.deriving && self.derived.generation == Some(self.fresh_key()) {
             for m in &self.derived.mods {
                 if m.card == c {
                     if let ModKind::NegateText(all) = m.kind {

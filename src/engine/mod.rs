@@ -101,6 +101,8 @@ struct Pending {
     ability: AbilityRef,
     controller: Seat,
     event: Rc<EventData>,
+    /// Its effect was negated while it waited (`negate <card> effect`): it resolves with none.
+    negated: bool,
 }
 
 /// A chain item: a body to run later with the context it was put there with.
@@ -109,6 +111,8 @@ struct ChainItem<'p> {
     body: &'p [Stmt],
     ctx: Ctx,
     vars: Vec<(&'p str, Value)>,
+    /// The effect of the ability that put it there was negated (`negate <card> effect`).
+    negated: bool,
 }
 
 /// What a window offers a player.
@@ -755,7 +759,12 @@ impl<'p> Game<'p> {
     fn push_chain(&mut self, body: &'p [Stmt]) {
         let ctx = self.ctx().clone();
         let vars = self.vars[ctx.vars_base..].to_vec();
-        let item = ChainItem { body, ctx, vars };
+        let item = ChainItem {
+            body,
+            ctx,
+            vars,
+            negated: false,
+        };
         for f in self.frames.iter_mut().rev() {
             if let Frame::Window(w) = f {
                 if w.chain {
@@ -769,6 +778,18 @@ impl<'p> Game<'p> {
     }
 
     fn run_item(&mut self, item: ChainItem<'p>) {
+        if let Some((card, aref)) = item.ctx.source {
+            if item.negated || self.effect_negated_now(card) {
+                // 12.4.3: the effect an ability put on the chain was negated meanwhile
+                let kind = Program::short(&self.prog.ability(aref).kind).to_string();
+                let text = format!(
+                    "{}'s {kind} effect is negated: it does nothing",
+                    self.card_name(card)
+                );
+                self.log_line_src("negate", text, Some((card, aref)));
+                return;
+            }
+        }
         let mut ctx = item.ctx;
         ctx.vars_base = self.vars.len();
         self.ctxs.push(ctx);

@@ -113,6 +113,9 @@ pub enum ModKind {
     Remove(u16),
     /// Text negated (`all`: 【 】 text too).
     NegateText(bool),
+    /// The effects of the card's abilities negated while it lasts (12.4.3: 【 】 ones too):
+    /// continuous ones stop applying, triggered ones resolve with no effect.
+    NegateEffect,
 }
 
 /// A stat operation.

@@ -207,7 +207,17 @@ impl<'p> Game<'p> {
             Some((p.card, p.ability)),
         );
         self.frames.push(Frame::PopCtx);
-        self.frames.push(self.block(&a.effect));
+        if p.negated || self.effect_negated_now(p.card) {
+            // 12.4.3: the effect is negated, 【 】 text or not; its cost is still paid
+            let text = format!(
+                "{}'s {} effect is negated: it does nothing",
+                self.card_name(p.card),
+                Program::short(&a.kind)
+            );
+            self.log_line_src("negate", text, Some((p.card, p.ability)));
+        } else {
+            self.frames.push(self.block(&a.effect));
+        }
         if !a.cost.is_empty() {
             self.frames.push(self.block(&a.cost));
         }
@@ -358,6 +368,7 @@ impl<'p> Game<'p> {
                         ability: aref,
                         controller,
                         event: e.clone(),
+                        negated: false,
                     });
                 }
             }

@@ -208,7 +208,7 @@ impl<'p> Game<'p> {
         let you = self.ctx().you;
         let mut out = Vec::new();
         for c in self.cards_of(&v).into_iter().rev() {
-            if self.state.cards[c as usize].effect_negated {
+            if self.state.cards[c as usize].effect_negated || self.effect_negated_now(c) {
                 self.log_cards("negate", &[c], |n| {
                     format!("{}'s effect does not resolve", n[0])
                 });

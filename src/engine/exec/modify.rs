@@ -3,8 +3,8 @@
 
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
-use crate::engine::state::{ModKind, Value};
-use crate::engine::Game;
+use crate::engine::state::{ModKind, Until, Value};
+use crate::engine::{Frame, Game};
 use crate::ir::{Duration, Expr, Id, NegateScope, Stmt};
 
 impl<'p> Game<'p> {
@@ -93,6 +93,33 @@ impl<'p> Game<'p> {
 
     /// `negate`: a card's text (a modifier with the duration) or its effect (it will not
     /// resolve).
+    /// `negate c effect`: the effect of `c` as a played card, and those of its triggered
+    /// abilities waiting to resolve, do nothing (12.4.3: 【 】 ones too); with a written
+    /// duration, every effect of its abilities is negated while it lasts (continuous ones stop
+    /// applying).
+    fn negate_effect(&mut self, c: u32, duration: &Duration, until: &Until) {
+        self.state.cards[c as usize].effect_negated = true;
+        for p in &mut self.pending {
+            if p.card == c || p.this == c {
+                p.negated = true;
+            }
+        }
+        for f in &mut self.frames {
+            if let Frame::Window(w) = f {
+                for item in &mut w.stack {
+                    if item.ctx.source.is_some_and(|(card, _)| card == c) {
+                        item.negated = true;
+                    }
+                }
+            }
+        }
+        if *duration != Duration::Default {
+            let ts = self.state.tick();
+            let m = self.modifier(c, ModKind::NegateEffect, until.clone(), ts);
+            self.state.modifiers.push(m);
+        }
+    }
+
     pub(super) fn exec_negate(
         &mut self,
         cards: &Expr,
@@ -114,7 +141,7 @@ impl<'p> Game<'p> {
                     let m = self.modifier(c, kind, until.clone(), ts);
                     self.state.modifiers.push(m);
                 }
-                NegateScope::Effect => self.state.cards[c as usize].effect_negated = true,
+                NegateScope::Effect => self.negate_effect(c, duration, &until),
             }
             self.changed();
             let what = if scope == NegateScope::Text {
