@@ -782,11 +782,9 @@ impl<'p> Game<'p> {
             if item.negated || self.effect_negated_now(card) {
                 // 12.4.3: the effect an ability put on the chain was negated meanwhile
                 let kind = Program::short(&self.prog.ability(aref).kind).to_string();
-                let text = format!(
-                    "{}'s {kind} effect is negated: it does nothing",
-                    self.card_name(card)
-                );
-                self.log_line_src("negate", text, Some((card, aref)));
+                self.log_card_src("negate", card, aref, |n| {
+                    format!("{n}'s {kind} effect is negated: it does nothing")
+                });
                 return;
             }
         }

@@ -209,12 +209,10 @@ impl<'p> Game<'p> {
         self.frames.push(Frame::PopCtx);
         if p.negated || self.effect_negated_now(p.card) {
             // 12.4.3: the effect is negated, 【 】 text or not; its cost is still paid
-            let text = format!(
-                "{}'s {} effect is negated: it does nothing",
-                self.card_name(p.card),
-                Program::short(&a.kind)
-            );
-            self.log_line_src("negate", text, Some((p.card, p.ability)));
+            let kind = Program::short(&a.kind);
+            self.log_card_src("negate", p.card, p.ability, |n| {
+                format!("{n}'s {kind} effect is negated: it does nothing")
+            });
         } else {
             self.frames.push(self.block(&a.effect));
         }
