@@ -308,13 +308,15 @@ impl<'p> Game<'p> {
     /// The game at a priority decision, as a number: what the cards, players and running
     /// frames are, not when things happened (timestamps, the clock, the log are left out).
     fn fingerprint(&self, req: &Request) -> u64 {
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = rustc_hash::FxHasher::default();
         let s = &self.state;
         (s.turn, s.active, s.phase).hash(&mut h);
         for c in &s.cards {
             (c.def, c.owner, c.controller, c.zone, c.face_up, c.states).hash(&mut h);
             (&c.counters, c.host, c.known, c.effect_negated, &c.slot).hash(&mut h);
-            format!("{:?}", c.treat).hash(&mut h);
+            if let Some(t) = &c.treat {
+                debug_hash(&mut h, t);
+            }
         }
         // an unordered zone is the same whatever order its list keeps
         let n = s.players.len().max(1);
@@ -328,9 +330,13 @@ impl<'p> Game<'p> {
             if ordered {
                 z.hash(&mut h);
             } else {
-                let mut sorted = z.clone();
-                sorted.sort_unstable();
-                sorted.hash(&mut h);
+                // the same cards in any order: a sum of their mixed ids
+                let sum = z.iter().fold(0u64, |a, c| {
+                    let mut x = rustc_hash::FxHasher::default();
+                    c.hash(&mut x);
+                    a.wrapping_add(x.finish())
+                });
+                (z.len(), sum).hash(&mut h);
             }
         }
         for p in &s.players {
@@ -342,9 +348,9 @@ impl<'p> Game<'p> {
                 .get(m.card as usize)
                 .is_some_and(|c| c.incarnation == m.incarnation);
             (m.card, live).hash(&mut h);
-            format!("{:?}{:?}", m.kind, m.until).hash(&mut h);
+            debug_hash(&mut h, &(&m.kind, &m.until));
         }
-        format!("{:?}{:?}{:?}", s.aliases, s.player_keywords, s.cancelled).hash(&mut h);
+        debug_hash(&mut h, &(&s.aliases, &s.player_keywords, &s.cancelled));
         for u in &s.uses {
             let live = s
                 .cards
@@ -354,17 +360,31 @@ impl<'p> Game<'p> {
         }
         for p in &self.pending {
             (p.card, p.this, p.ability, p.controller, p.negated).hash(&mut h);
-            format!("{:?}", p.event).hash(&mut h);
+            debug_hash(&mut h, &p.event);
         }
         self.frames.len().hash(&mut h);
         for f in &self.frames {
             frame_hash(f, &mut h);
         }
-        format!("{:?}", self.vars).hash(&mut h);
+        debug_hash(&mut h, &self.vars);
         req.player.hash(&mut h);
         sorted_labels(req).hash(&mut h);
         h.finish()
     }
+}
+
+/// Hashes a value's debug text (values, effects and durations have no `Hash`), written
+/// straight into the hasher.
+fn debug_hash(h: &mut impl Hasher, v: &impl std::fmt::Debug) {
+    struct Into<'a, H: Hasher>(&'a mut H);
+    impl<H: Hasher> std::fmt::Write for Into<'_, H> {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    // writing into a hasher cannot fail
+    let _ = std::fmt::write(&mut Into(h), format_args!("{v:?}"));
 }
 
 /// Where a frame stands (its statements by address, its position, its window's state).
@@ -372,13 +392,17 @@ fn frame_hash(f: &Frame<'_>, h: &mut impl Hasher) {
     std::mem::discriminant(f).hash(h);
     match f {
         Frame::Block { stmts, pc, .. } => (stmts.as_ptr() as usize, *pc).hash(h),
-        Frame::Each { items, idx, .. } => (format!("{items:?}"), *idx).hash(h),
+        Frame::Each { items, idx, .. } => {
+            debug_hash(h, items);
+            idx.hash(h);
+        }
         Frame::Repeat { left, body } => (*left, body.as_ptr() as usize).hash(h),
         Frame::Window(w) => {
             (&w.players, w.chain, w.turn, w.passes, w.checked).hash(h);
             for item in &w.stack {
                 (item.body.as_ptr() as usize, item.negated, item.ctx.you).hash(h);
-                (item.ctx.this, format!("{:?}", item.vars)).hash(h);
+                item.ctx.this.hash(h);
+                debug_hash(h, &item.vars);
             }
         }
         Frame::Check {
