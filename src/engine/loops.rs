@@ -78,6 +78,19 @@ impl<'p> Game<'p> {
                 ..Default::default()
             };
         }
+        // a player who lost (conceded) while the count was named names nothing
+        if let Mode::Naming { choosers, next, .. } = &mut self.loops.mode {
+            let players = &self.state.players;
+            while choosers
+                .get(*next)
+                .is_some_and(|p| players.get(*p as usize).is_none_or(|s| s.lost))
+            {
+                *next = next.saturating_add(1);
+            }
+            if *next >= choosers.len() {
+                self.start_replay();
+            }
+        }
         match &mut self.loops.mode {
             Mode::Naming {
                 choosers,
@@ -180,9 +193,11 @@ impl<'p> Game<'p> {
         let mut p = self.state.active as usize;
         let mut out = Vec::new();
         for _ in 0..n {
-            if body
-                .iter()
-                .any(|t| t.fp.is_some() && t.player as usize == p)
+            let lost = self.state.players.get(p).is_none_or(|s| s.lost);
+            if !lost
+                && body
+                    .iter()
+                    .any(|t| t.fp.is_some() && t.player as usize == p)
             {
                 out.push(seat(p));
             }
