@@ -43,6 +43,7 @@ answers:
   y / n               answer a yes-or-no question
   1 3, 1,3            choose these cards (an empty line chooses none, when that is allowed)
   any text            a declaration (a number picks that suggestion)
+  a number from 0     how many more times a loop repeats
   concede             give up the game (at any question)
   board               show the board again
   log                 show the whole log so far
