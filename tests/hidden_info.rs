@@ -269,3 +269,32 @@ fn pmv_no_seat_reads_a_card_it_may_not_see() {
 fn pmv_no_seat_reads_a_card_it_may_not_see_long() {
     no_leaks(LONG_GAMES);
 }
+
+/// The same with 4 copies of 気まぐれな妖精 in each deck (in place of their first cards): random
+/// agents make avoidable loops with it (docs/engine.md, "Loops"), and the loop's lines — the
+/// ban naming a card in the hand among them — leak nothing.
+#[test]
+fn pmv_loop_lines_leak_nothing() {
+    let mut l = pmv();
+    let def = l
+        .program
+        .cards
+        .iter()
+        .position(|c| c.name == "気まぐれな妖精")
+        .expect("the looping card");
+    for d in &mut l.decks {
+        for c in d.cards.iter_mut().take(4) {
+            *c = u32::try_from(def).unwrap();
+        }
+    }
+    let mut leaks = Vec::new();
+    for seed in 0..12 {
+        leaks.extend(leaks_of_game(&l, seed));
+    }
+    assert!(
+        leaks.is_empty(),
+        "{} leaks:\n{}",
+        leaks.len(),
+        leaks.join("\n")
+    );
+}

@@ -51,6 +51,7 @@ script = [
   "p1: activated 人里の子供 #2",
   "p1:end_turn",
   "p2: concede",
+  "p2: repeat 3",
 ]
 
 [start]
@@ -185,7 +186,7 @@ fn a_good_scenario_reads_into_its_structure() {
         }
         other => panic!("not an action: {other:?}"),
     };
-    assert_eq!(kinds.len(), 12);
+    assert_eq!(kinds.len(), 13);
     assert_eq!(
         name(kinds[0].1),
         ("attack".into(), Some("半人半霊の庭師“魂魄 妖夢”".into()))
@@ -219,6 +220,7 @@ fn a_good_scenario_reads_into_its_structure() {
     );
     assert_eq!(name(kinds[10].1), ("end_turn".into(), None));
     assert_eq!(kinds[11], (2, &AnswerKind::Concede));
+    assert_eq!(kinds[12], (2, &AnswerKind::Repeat(3)));
     assert_eq!(
         at(text, s.script[0].span),
         "p1: attack 半人半霊の庭師“魂魄 妖夢”"

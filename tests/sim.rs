@@ -245,6 +245,14 @@ fn answers_are_read_by_kind() {
         Ok(Input::Answer(Answer::Text("神霊".into())))
     );
     assert!(answer(&decl, "   ").is_err());
+
+    let repeat = request(RequestKind::Repeat { max: 3 }, &[]);
+    assert_eq!(answer(&repeat, "0"), Ok(Input::Answer(Answer::Pick(0))));
+    assert_eq!(answer(&repeat, " 3 \n"), Ok(Input::Answer(Answer::Pick(3))));
+    assert!(answer(&repeat, "4").is_err(), "more than the count named");
+    assert!(answer(&repeat, "-1").is_err());
+    assert!(answer(&repeat, "pass").is_err());
+    assert!(answer(&repeat, "").is_err());
 }
 
 #[test]

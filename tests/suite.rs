@@ -23,6 +23,8 @@ mod hidden_info;
 mod hostile;
 #[path = "layering.rs"]
 mod layering;
+#[path = "loops.rs"]
+mod loops;
 #[path = "no_game_words.rs"]
 mod no_game_words;
 #[path = "properties.rs"]

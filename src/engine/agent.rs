@@ -25,6 +25,12 @@ pub enum RequestKind {
     OneOf,
     /// Name something (`declare name`): free text; `options` lists suggestions.
     Declare,
+    /// How many more times a loop repeats (docs/engine.md, "Loops"): a number from 0 to
+    /// `max`, answered as [`Answer::Pick`]; `options` is empty.
+    Repeat {
+        /// The most that may be named.
+        max: usize,
+    },
 }
 
 /// One option of a request.
@@ -86,6 +92,7 @@ impl Request {
                     && v.iter().all(|i| *i < self.options.len())
             }
             (RequestKind::Declare, Answer::Text(t)) => !t.trim().is_empty(),
+            (RequestKind::Repeat { max }, Answer::Pick(n)) => n <= max,
             _ => false,
         }
     }
@@ -149,11 +156,14 @@ impl Agent for RandomAgent {
                 0 => Answer::Text("?".into()),
                 n => Answer::Text(r.options[self.rng.random_range(0..n)].label.clone()),
             },
+            // a few repetitions at most: random games stay short
+            RequestKind::Repeat { max } => Answer::Pick(self.rng.random_range(0..=max.min(3))),
         }
     }
 }
 
-/// Always the first legal answer: the first action offered, yes, the fewest cards.
+/// Always the first legal answer: the first action offered, yes, the fewest cards, no more
+/// repetitions of a loop.
 pub struct FirstLegalAgent;
 
 impl Agent for FirstLegalAgent {
@@ -168,6 +178,7 @@ impl Agent for FirstLegalAgent {
                     .map(|o| o.label.clone())
                     .unwrap_or_else(|| "?".into()),
             ),
+            RequestKind::Repeat { .. } => Answer::Pick(0),
         }
     }
 }

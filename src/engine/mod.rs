@@ -26,6 +26,7 @@ mod eval;
 mod exec;
 mod layers;
 pub mod log;
+mod loops;
 mod moves;
 mod payable;
 mod player_keywords;
@@ -252,6 +253,8 @@ pub struct Game<'p> {
     recent: Vec<CardId>,
     /// A payability check running (docs/language.md, "Paying costs").
     dry: payable::Dry,
+    /// Avoidable loops: decisions seen this turn, a repeat count being named, a replay.
+    loops: loops::Loops,
 }
 
 /// Where a card starts in a game set up by hand (scenarios).
@@ -375,6 +378,7 @@ impl<'p> Game<'p> {
             notes: Vec::new(),
             recent: Vec::new(),
             dry: payable::Dry::default(),
+            loops: loops::Loops::default(),
             seen: Vec::new(),
             declared: Vec::new(),
             hosts: (None, Vec::new()),
@@ -482,7 +486,10 @@ impl<'p> Game<'p> {
                 }
                 Err(req) => {
                     self.answer_pos = 0;
-                    return Some(req);
+                    // a loop may be named or replayed instead (docs/engine.md, "Loops")
+                    if let Some(req) = self.loop_request(req) {
+                        return Some(req);
+                    }
                 }
             }
             if self.frames.is_empty() && self.state.outcome.is_none() {
@@ -503,8 +510,14 @@ impl<'p> Game<'p> {
             self.answers.clear();
             return true;
         }
+        if let RequestKind::Repeat { .. } = request.kind {
+            self.loop_answer(request, answer);
+            return true;
+        }
         self.log_choice(request, &answer);
-        self.answers.push(answer);
+        if let Some(answer) = self.loop_answer(request, answer) {
+            self.answers.push(answer);
+        }
         true
     }
 

@@ -43,6 +43,7 @@ answers:
   y / n               answer a yes-or-no question
   1 3, 1,3            choose these cards (an empty line chooses none, when that is allowed)
   any text            a declaration (a number picks that suggestion)
+  a number from 0     how many more times a loop repeats
   concede             give up the game (at any question)
   board               show the board again
   log                 show the whole log so far
@@ -124,6 +125,10 @@ pub fn parse_answer(req: &Request, line: &str) -> Result<Input, String> {
                 _ => Answer::Text(text.to_string()),
             }
         }
+        RequestKind::Repeat { max } => match text.parse::<usize>() {
+            Ok(k) if k <= *max => Answer::Pick(k),
+            _ => return Err(format!("type a number from 0 to {max}")),
+        },
     };
     if req.accepts(&answer) {
         Ok(Input::Answer(answer))
@@ -155,6 +160,7 @@ fn how_to_answer(req: &Request) -> String {
         ),
         RequestKind::Declare if n > 0 => "a text, or the number of a suggestion".into(),
         RequestKind::Declare => "a text".into(),
+        RequestKind::Repeat { max } => format!("a number of repetitions from 0 to {max}"),
     }
 }
 

@@ -207,6 +207,13 @@ fn answer_for(
             }
         }
         (RequestKind::Declare, AnswerKind::Declare(t)) => Answer::Text(t.value.clone()),
+        (RequestKind::Repeat { max }, AnswerKind::Repeat(n)) => {
+            let n = *n as usize;
+            if n > *max {
+                return Err(format!("at most {max} repetitions may be named here"));
+            }
+            Answer::Pick(n)
+        }
         _ => return Err("this kind of answer does not fit the question".into()),
     })
 }
@@ -240,8 +247,12 @@ pub fn describe(req: &Request) -> String {
         RequestKind::Cards { min, max } => format!("{min} to {max} cards"),
         RequestKind::OneOf => "one option".to_string(),
         RequestKind::Declare => "a declaration".to_string(),
+        RequestKind::Repeat { max } => format!("a repeat count from 0 to {max}"),
     };
-    if matches!(req.kind, RequestKind::YesNo | RequestKind::Declare) {
+    if matches!(
+        req.kind,
+        RequestKind::YesNo | RequestKind::Declare | RequestKind::Repeat { .. }
+    ) {
         format!("p{}: {} ({kind})", req.player + 1, req.prompt)
     } else {
         format!(

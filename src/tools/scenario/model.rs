@@ -185,6 +185,8 @@ pub enum AnswerKind {
     Option(Spanned<String>),
     /// `declare 博麗 霊夢`: the name, race or number declared.
     Declare(Spanned<String>),
+    /// `repeat 3`: how many more times a loop repeats (docs/engine.md, "Loops").
+    Repeat(u32),
     /// Anything else: an action or ability-kind name, then the card it is done with, if any
     /// (`raid Ashwolf`, `activated Ember #2`; the `#N` suffix is kept in the text).
     Action {

@@ -112,6 +112,17 @@ impl Line<'_, '_, '_> {
         } else {
             match word {
                 "choose" => AnswerKind::Choose(self.choices(word_span, rest_range, rest)?),
+                "repeat" => match rest.as_ref().and_then(|r| r.value.parse::<u32>().ok()) {
+                    Some(n) => AnswerKind::Repeat(n),
+                    None => {
+                        return self.bad(
+                            offset..offset + answer.value.len(),
+                            "`repeat` needs a number of repetitions after it",
+                            "not `repeat` and a number",
+                            "write `repeat 3`",
+                        )
+                    }
+                },
                 "option" | "declare" => {
                     let Some(rest) = rest else {
                         let what = if word == "option" {

@@ -1,0 +1,481 @@
+//! Avoidable loops (docs/engine.md, "Loops"): a priority decision whose game state was already
+//! seen this turn closes a loop of the decisions taken since. The players who took a priority
+//! decision inside it name how many more times it repeats (the earliest in turn order from the
+//! turn player first, each next one accepting or naming fewer), the engine replays the loop's
+//! answers that many times without asking, and the player who named the last count must then
+//! choose something else where they first chose inside the loop.
+
+use super::agent::{Answer, Request, RequestKind};
+use super::state::{next_seat, seat, shown, Seat};
+use super::{Frame, Game};
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+/// The most repetitions a player may name: no one can make a game run forever.
+pub const MAX_REPEATS: usize = 1_000;
+
+/// One decision taken while watching for loops.
+#[derive(Debug, Clone)]
+struct Taken {
+    /// The fingerprint of the game at a priority decision (`None` for other decisions).
+    fp: Option<u64>,
+    /// Who decided.
+    player: Seat,
+    /// What was asked.
+    kind: RequestKind,
+    /// The labels of the options offered (all of them, a banned one included).
+    labels: Vec<String>,
+    /// The answer, as an index into `labels` for picks.
+    answer: Answer,
+}
+
+/// Where the loop handling stands.
+#[derive(Debug, Clone, Default)]
+enum Mode {
+    /// Recording decisions, looking for a state seen before.
+    #[default]
+    Watch,
+    /// The players name the repeat count.
+    Naming {
+        body: Vec<Taken>,
+        choosers: Vec<Seat>,
+        next: usize,
+        count: usize,
+        namer: Seat,
+    },
+    /// The loop's answers are replayed; then `ban` (fingerprint, label) is banned for `namer`.
+    Replay {
+        queue: VecDeque<Taken>,
+        namer: Seat,
+        ban: (u64, String),
+    },
+}
+
+/// What the engine keeps about loops, for one turn.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Loops {
+    turn: u32,
+    /// Fingerprints of the priority decisions seen, each with where it starts in `taken`.
+    seen: Vec<(u64, usize)>,
+    /// The decisions taken since the record (re)started.
+    taken: Vec<Taken>,
+    /// Options a player may not take again at a state this turn: (fingerprint, seat, label).
+    banned: Vec<(u64, Seat, String)>,
+    mode: Mode,
+    /// The request last handed out: its fingerprint, its labels before banned options were
+    /// taken out, and the positions of those options.
+    handed: Option<(Option<u64>, Vec<String>, Vec<usize>)>,
+}
+
+impl<'p> Game<'p> {
+    /// The request to hand out for `req` (a priority decision may open the naming of a loop's
+    /// repeat count, or lose a banned option), or `None` when the engine answered it itself
+    /// (a replayed loop).
+    pub(super) fn loop_request(&mut self, req: Request) -> Option<Request> {
+        if self.loops.turn != self.state.turn {
+            self.loops = Loops {
+                turn: self.state.turn,
+                ..Default::default()
+            };
+        }
+        // a player who lost (conceded) while the count was named names nothing
+        if let Mode::Naming { choosers, next, .. } = &mut self.loops.mode {
+            let players = &self.state.players;
+            while choosers
+                .get(*next)
+                .is_some_and(|p| players.get(*p as usize).is_none_or(|s| s.lost))
+            {
+                *next = next.saturating_add(1);
+            }
+            if *next >= choosers.len() {
+                self.start_replay();
+            }
+        }
+        match &mut self.loops.mode {
+            Mode::Naming {
+                choosers,
+                next,
+                count,
+                ..
+            } => {
+                let first = *next == 0;
+                let max = if first { MAX_REPEATS } else { *count };
+                let player = choosers.get(*next).copied().unwrap_or(req.player);
+                return Some(repeat_request(player, max, first));
+            }
+            Mode::Replay { queue, .. } => {
+                if let Some(t) = queue.pop_front() {
+                    if let Some(a) = replayed(&t, &req) {
+                        self.answer(&req, a);
+                        return None;
+                    }
+                    self.log_line(
+                        "loop",
+                        "the loop can no longer be repeated as it was: its replay stops".into(),
+                    );
+                }
+                self.end_replay();
+            }
+            Mode::Watch => {}
+        }
+        Some(self.watch(req))
+    }
+
+    /// Watching: a priority decision is fingerprinted; one seen before opens the naming of a
+    /// repeat count; a banned option is taken out of the request.
+    fn watch(&mut self, mut req: Request) -> Request {
+        let labels: Vec<String> = req.options.iter().map(|o| o.label.clone()).collect();
+        if req.kind != RequestKind::Action {
+            self.loops.handed = Some((None, labels, Vec::new()));
+            return req;
+        }
+        let fp = self.fingerprint(&req);
+        if let Some(&(_, start)) = self.loops.seen.iter().find(|(f, _)| *f == fp) {
+            let body = self.loops.taken[start..].to_vec();
+            let choosers = self.choosers(&body);
+            if let Some(&first) = choosers.first() {
+                self.log_line(
+                    "loop",
+                    format!(
+                        "the game is back where it was {} decision{} ago: a loop (12.10.2)",
+                        body.len(),
+                        if body.len() == 1 { "" } else { "s" }
+                    ),
+                );
+                self.loops.mode = Mode::Naming {
+                    body,
+                    choosers,
+                    next: 0,
+                    count: 0,
+                    namer: first,
+                };
+                return repeat_request(first, MAX_REPEATS, true);
+            }
+        }
+        let at = self.loops.taken.len();
+        self.loops.seen.push((fp, at));
+        let banned: Vec<&str> = self
+            .loops
+            .banned
+            .iter()
+            .filter(|(f, p, _)| *f == fp && *p == req.player)
+            .map(|(_, _, l)| l.as_str())
+            .collect();
+        let removed: Vec<usize> = (0..req.options.len())
+            .filter(|i| banned.contains(&req.options[*i].label.as_str()))
+            .collect();
+        let removed = if removed.len() < req.options.len() {
+            removed
+        } else {
+            Vec::new()
+        };
+        for &i in removed.iter().rev() {
+            let gone = req.options.remove(i);
+            let head = format!(
+                "p{} must choose something other than the loop: not",
+                shown(req.player)
+            );
+            match (gone.card_id, gone.action) {
+                (Some(c), Some(what)) => {
+                    self.log_cards("loop", &[c], |n| format!("{head} {what} {}", n[0]));
+                }
+                _ => self.log_line("loop", format!("{head} {}", gone.label)),
+            }
+        }
+        self.loops.handed = Some((Some(fp), labels, removed));
+        req
+    }
+
+    /// The players who took a priority decision inside a loop, in turn order from the turn
+    /// player.
+    fn choosers(&self, body: &[Taken]) -> Vec<Seat> {
+        let n = self.prog.players();
+        let mut p = self.state.active as usize;
+        let mut out = Vec::new();
+        for _ in 0..n {
+            let lost = self.state.players.get(p).is_none_or(|s| s.lost);
+            if !lost
+                && body
+                    .iter()
+                    .any(|t| t.fp.is_some() && t.player as usize == p)
+            {
+                out.push(seat(p));
+            }
+            p = next_seat(p, n);
+        }
+        out
+    }
+
+    /// Handles an answer given to a request: a repeat count goes to the naming; a pick from a
+    /// request with a banned option taken out is mapped back; decisions are recorded. Returns
+    /// the answer to give the statement, if any.
+    pub(super) fn loop_answer(&mut self, request: &Request, answer: Answer) -> Option<Answer> {
+        if let RequestKind::Repeat { .. } = request.kind {
+            if let Answer::Pick(n) = answer {
+                self.name_count(request.player, n);
+            }
+            return None;
+        }
+        let handed = self.loops.handed.take();
+        let answer = match (&answer, &handed) {
+            (Answer::Pick(i), Some((_, labels, removed))) if !removed.is_empty() => (0..labels
+                .len())
+                .filter(|k| !removed.contains(k))
+                .nth(*i)
+                .map_or(answer, Answer::Pick),
+            _ => answer,
+        };
+        if let (Mode::Watch, Some((fp, labels, _))) = (&self.loops.mode, handed) {
+            self.loops.taken.push(Taken {
+                fp,
+                player: request.player,
+                kind: request.kind.clone(),
+                labels,
+                answer: answer.clone(),
+            });
+        }
+        Some(answer)
+    }
+
+    /// A player names a repeat count (12.10.2.a) or accepts or lowers the one named (12.10.2.b);
+    /// when all have, the replay starts (12.10.2.c).
+    fn name_count(&mut self, player: Seat, n: usize) {
+        let Mode::Naming {
+            choosers,
+            next,
+            count,
+            namer,
+            ..
+        } = &mut self.loops.mode
+        else {
+            return;
+        };
+        let line = if *next == 0 || n < *count {
+            let first = *next == 0;
+            *count = n.min(MAX_REPEATS);
+            *namer = player;
+            format!(
+                "p{} {} {} more repetition{} of the loop",
+                shown(player),
+                if first { "names" } else { "interrupts, naming" },
+                *count,
+                if *count == 1 { "" } else { "s" }
+            )
+        } else {
+            format!(
+                "p{} accepts {} more repetition{} of the loop",
+                shown(player),
+                *count,
+                if *count == 1 { "" } else { "s" }
+            )
+        };
+        *next = next.saturating_add(1);
+        let done = *next >= choosers.len();
+        self.log_line("loop", line);
+        if done {
+            self.start_replay();
+        }
+    }
+
+    /// Every player has named or accepted: the loop's answers are queued `count` times, then
+    /// up to the namer's first priority decision in it, which is banned for them afterwards.
+    fn start_replay(&mut self) {
+        let Mode::Naming {
+            body, count, namer, ..
+        } = std::mem::take(&mut self.loops.mode)
+        else {
+            return;
+        };
+        let k = body
+            .iter()
+            .position(|t| t.fp.is_some() && t.player == namer)
+            .unwrap_or(0);
+        let ban = body.get(k).and_then(|t| match (&t.fp, &t.answer) {
+            (Some(fp), Answer::Pick(i)) => Some((*fp, t.labels.get(*i)?.clone())),
+            _ => None,
+        });
+        let Some(ban) = ban else {
+            self.end_replay();
+            return;
+        };
+        let mut queue = VecDeque::new();
+        for _ in 0..count {
+            queue.extend(body.iter().cloned());
+        }
+        queue.extend(body[..k].iter().cloned());
+        self.loops.mode = Mode::Replay { queue, namer, ban };
+    }
+
+    /// The replay is over: the namer's option is banned where they first chose in the loop,
+    /// and the record starts again.
+    fn end_replay(&mut self) {
+        if let Mode::Replay { namer, ban, .. } = std::mem::take(&mut self.loops.mode) {
+            self.log_line(
+                "loop",
+                "the loop has been repeated as named (12.10.2.c)".into(),
+            );
+            self.loops.banned.push((ban.0, namer, ban.1));
+        }
+        self.loops.seen.clear();
+        self.loops.taken.clear();
+    }
+
+    /// The game at a priority decision, as a number: what the cards, players and running
+    /// frames are, not when things happened (timestamps, the clock, the log are left out).
+    fn fingerprint(&self, req: &Request) -> u64 {
+        let mut h = rustc_hash::FxHasher::default();
+        let s = &self.state;
+        (s.turn, s.active, s.phase).hash(&mut h);
+        for c in &s.cards {
+            (c.def, c.owner, c.controller, c.zone, c.face_up, c.states).hash(&mut h);
+            (&c.counters, c.host, c.known, c.effect_negated, &c.slot).hash(&mut h);
+            if let Some(t) = &c.treat {
+                debug_hash(&mut h, t);
+            }
+        }
+        // an unordered zone is the same whatever order its list keeps
+        let n = s.players.len().max(1);
+        for (i, z) in s.zones.iter().enumerate() {
+            let ordered = self
+                .prog
+                .ruleset
+                .zones
+                .get(i.checked_div(n).unwrap_or(0))
+                .is_some_and(|d| d.ordered);
+            if ordered {
+                z.hash(&mut h);
+            } else {
+                // the same cards in any order: a sum of their mixed ids
+                let sum = z.iter().fold(0u64, |a, c| {
+                    let mut x = rustc_hash::FxHasher::default();
+                    c.hash(&mut x);
+                    a.wrapping_add(x.finish())
+                });
+                (z.len(), sum).hash(&mut h);
+            }
+        }
+        for p in &s.players {
+            (&p.counters, p.lost, p.won).hash(&mut h);
+        }
+        for m in &s.modifiers {
+            let live = s
+                .cards
+                .get(m.card as usize)
+                .is_some_and(|c| c.incarnation == m.incarnation);
+            (m.card, live).hash(&mut h);
+            debug_hash(&mut h, &(&m.kind, &m.until));
+        }
+        debug_hash(&mut h, &(&s.aliases, &s.player_keywords, &s.cancelled));
+        for u in &s.uses {
+            let live = s
+                .cards
+                .get(u.0 as usize)
+                .is_some_and(|c| c.incarnation == u.1);
+            (u.0, live, u.2, u.3, &u.4).hash(&mut h);
+        }
+        for p in &self.pending {
+            (p.card, p.this, p.ability, p.controller, p.negated).hash(&mut h);
+            debug_hash(&mut h, &p.event);
+        }
+        self.frames.len().hash(&mut h);
+        for f in &self.frames {
+            frame_hash(f, &mut h);
+        }
+        debug_hash(&mut h, &self.vars);
+        req.player.hash(&mut h);
+        sorted_labels(req).hash(&mut h);
+        h.finish()
+    }
+}
+
+/// Hashes a value's debug text (values, effects and durations have no `Hash`), written
+/// straight into the hasher.
+fn debug_hash(h: &mut impl Hasher, v: &impl std::fmt::Debug) {
+    struct Into<'a, H: Hasher>(&'a mut H);
+    impl<H: Hasher> std::fmt::Write for Into<'_, H> {
+        fn write_str(&mut self, s: &str) -> std::fmt::Result {
+            self.0.write(s.as_bytes());
+            Ok(())
+        }
+    }
+    // writing into a hasher cannot fail
+    let _ = std::fmt::write(&mut Into(h), format_args!("{v:?}"));
+}
+
+/// Where a frame stands (its statements by address, its position, its window's state).
+fn frame_hash(f: &Frame<'_>, h: &mut impl Hasher) {
+    std::mem::discriminant(f).hash(h);
+    match f {
+        Frame::Block { stmts, pc, .. } => (stmts.as_ptr() as usize, *pc).hash(h),
+        Frame::Each { items, idx, .. } => {
+            debug_hash(h, items);
+            idx.hash(h);
+        }
+        Frame::Repeat { left, body } => (*left, body.as_ptr() as usize).hash(h),
+        Frame::Window(w) => {
+            (&w.players, w.chain, w.turn, w.passes, w.checked).hash(h);
+            for item in &w.stack {
+                (item.body.as_ptr() as usize, item.negated, item.ctx.you).hash(h);
+                item.ctx.this.hash(h);
+                debug_hash(h, &item.vars);
+            }
+        }
+        Frame::Check {
+            rules_done,
+            rule,
+            player,
+            ..
+        } => (*rules_done, *rule, *player).hash(h),
+        _ => {}
+    }
+}
+
+/// The request asking a player how many more times a loop repeats (`first`: naming it;
+/// otherwise accepting the count named, `max`, or naming a smaller one).
+fn repeat_request(player: Seat, max: usize, first: bool) -> Request {
+    Request {
+        player,
+        kind: RequestKind::Repeat { max },
+        prompt: if first {
+            format!("a loop (12.10.2): repeat it how many more times? (0 to {max})")
+        } else {
+            format!("a loop (12.10.2): accept {max} more repetitions, or name fewer")
+        },
+        options: Vec::new(),
+    }
+}
+
+/// A request's option labels in order (the same options listed in another order are the same
+/// decision).
+fn sorted_labels(req: &Request) -> Vec<&str> {
+    let mut v: Vec<&str> = req.options.iter().map(|o| o.label.as_str()).collect();
+    v.sort_unstable();
+    v
+}
+
+/// The recorded answer `t` given again to `req`: the same player, kind of request and options
+/// (in any order), the options picked found by their labels; `None` when it no longer fits.
+fn replayed(t: &Taken, req: &Request) -> Option<Answer> {
+    let mut recorded: Vec<&str> = t.labels.iter().map(String::as_str).collect();
+    recorded.sort_unstable();
+    if t.player != req.player || t.kind != req.kind || recorded != sorted_labels(req) {
+        return None;
+    }
+    // the option with the same label (the nth of that label for the nth)
+    let find = |i: &usize| {
+        let label = t.labels.get(*i)?;
+        let nth = t.labels[..*i].iter().filter(|l| *l == label).count();
+        req.options
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| &o.label == label)
+            .nth(nth)
+            .map(|(k, _)| k)
+    };
+    let a = match &t.answer {
+        Answer::Pick(i) => Answer::Pick(find(i)?),
+        Answer::Many(v) => Answer::Many(v.iter().map(find).collect::<Option<Vec<_>>>()?),
+        other => other.clone(),
+    };
+    req.accepts(&a).then_some(a)
+}
