@@ -490,7 +490,9 @@ impl<'a> Ctx<'a> {
         for c in &a.clauses {
             self.lower_clause(c, sem, &mut out);
         }
+        self.continuous = sem == ir::Semantics::Continuous;
         out.effect = self.block(&a.body);
+        self.continuous = false;
         self.event = None;
         self.has_this = false;
         self.pop();
