@@ -1,10 +1,13 @@
 //! What a continuous ability's body may hold: the statements the engine turns into modifiers
 //! for as long as the ability applies (stat changes, `grant`, `remove`, `negate`), and the
-//! control flow around them (`let`, `if`, `for each`). Any other statement, and a written
-//! duration, would be accepted and do nothing: each is reported where it is written.
+//! control flow around them (`let`, `if`, `for each`). Any other statement, a written
+//! duration, and a choice, declaration or random pick (the engine reads the body again at
+//! every change and cannot ask, nor draw anew each time) would be accepted and do nothing:
+//! each is reported where it is written.
 
 use super::duration_span;
 use crate::base::diagnostic::{codes, Diagnostic};
+use crate::base::source::Span;
 use crate::compiler::ast::{self, StmtKind};
 use crate::compiler::resolve::scope::Ctx;
 use crate::ir::{Duration, Stmt};
@@ -60,6 +63,28 @@ fn written_duration(s: &ast::Stmt) -> Option<&ast::Duration> {
 }
 
 impl Ctx<'_> {
+    /// In a continuous ability (its body or its conditions): reports a choice, declaration or
+    /// random pick (`what`) written at `span`.
+    pub(crate) fn check_continuous_pick(&mut self, span: Span, what: &str) {
+        if !self.continuous {
+            return;
+        }
+        self.error(
+            Diagnostic::error(
+                codes::RESOLVE_MISPLACED_STATEMENT,
+                self.file,
+                span,
+                format!("a continuous ability cannot make {what}"),
+                "not in a continuous ability",
+            )
+            .with_help(
+                "a continuous ability is read again whenever the game changes: there is no \
+                 player to ask and no pick to keep; choose in a triggered or played effect and \
+                 give its change a duration (`… while …`)",
+            ),
+        );
+    }
+
     /// In a continuous ability's body: reports statement `s` (lowered into `lowered`) if the
     /// ability cannot carry it out. `let`, `if` and `for each` written as such are not
     /// reported themselves: their statements are checked one by one.
