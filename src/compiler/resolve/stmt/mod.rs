@@ -3,7 +3,8 @@
 //! `stmt` dispatches each statement to the method of its family, one submodule a family:
 //! control flow and `turn` (`flow.rs`), what happens to cards (`cards.rs`), stat and counter
 //! changes (`modify.rs`), verb, procedure and layer calls with their arguments (`call.rs`),
-//! windows (`window.rs`), events and moments (`events.rs`).
+//! windows (`window.rs`), events and moments (`events.rs`); what a continuous ability's body
+//! may hold (`continuous.rs`).
 
 mod call;
 mod cards;
