@@ -222,28 +222,61 @@ impl<'p> Game<'p> {
             self.state.modifiers.len() != before || self.state.player_keywords.len() != keywords;
         let any = changed || !ended.is_empty();
         for a in ended {
-            // the cards return as they are (3.3.6.c)
-            let from = self.state.slot(a.to);
-            let to = self.state.slot(a.from);
-            let cards = std::mem::take(&mut self.state.zones[from]);
-            for c in &cards {
-                self.state.cards[*c as usize].zone = a.from;
-            }
-            self.state.zones[to].extend(cards);
-            let zone =
-                |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
-            let text = format!(
-                "p{}'s {} becomes {} again",
-                shown(a.from.owner),
-                zone(a.to),
-                zone(a.from)
-            );
-            self.log_line("zone", text);
+            self.end_alias(&a);
         }
         if changed {
             self.changed();
         }
         any
+    }
+
+    /// An ended zone alias: the cards return as they are (3.3.6.c).
+    fn end_alias(&mut self, a: &Alias) {
+        let from = self.state.slot(a.to);
+        let to = self.state.slot(a.from);
+        let cards = std::mem::take(&mut self.state.zones[from]);
+        for c in &cards {
+            self.state.cards[*c as usize].zone = a.from;
+        }
+        self.state.zones[to].extend(cards);
+        let zone = |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
+        let text = format!(
+            "p{}'s {} becomes {} again",
+            shown(a.from.owner),
+            zone(a.to),
+            zone(a.from)
+        );
+        self.log_line("zone", text);
+    }
+
+    /// Ends the zone aliases lasting `while` a condition that no longer holds (read after
+    /// every step of the engine, so it ends as soon as the change that broke it is made).
+    pub(super) fn end_while_aliases(&mut self) {
+        if !self
+            .state
+            .aliases
+            .iter()
+            .any(|a| matches!(a.until, Until::While(_)))
+        {
+            return;
+        }
+        let mut i = 0;
+        while i < self.state.aliases.len() {
+            let over = match &self.state.aliases[i].until {
+                Until::While(w) => {
+                    let w = w.clone();
+                    !self.while_holds(&w)
+                }
+                _ => false,
+            };
+            if over {
+                let a = self.state.aliases.remove(i);
+                self.end_alias(&a);
+                self.changed();
+            } else {
+                i = i.saturating_add(1);
+            }
+        }
     }
 
     fn set_state(&mut self, c: CardId, si: u16) {

@@ -45,6 +45,31 @@ impl<'p> Game<'p> {
             return;
         }
         self.deriving = true;
+        let mut mods = self.derive_pass(&[]);
+        // a continuous `negate … effect`: the effects of those cards' abilities are negated,
+        // their continuous ones included — read them again without those cards' abilities
+        let mut negated: Vec<CardId> = mods
+            .iter()
+            .filter(|m| m.kind == ModKind::NegateEffect)
+            .map(|m| m.card)
+            .collect();
+        if !negated.is_empty() {
+            negated.sort_unstable();
+            negated.dedup();
+            mods = self.derive_pass(&negated);
+        }
+        self.deriving = false;
+        self.derived = Derived {
+            generation: Some(self.fresh_key()),
+            mods,
+            stats: HashMap::new(),
+            players: std::mem::take(&mut self.derived.players),
+        };
+    }
+
+    /// One reading of every continuous ability that applies, except those whose card is in
+    /// `skip` (its effects negated by a continuous ability).
+    fn derive_pass(&mut self, skip: &[CardId]) -> Vec<Modifier> {
         self.derived.players.clear();
         let mut mods = Vec::new();
         for c in 0..CardId::try_from(self.state.cards.len()).unwrap_or(CardId::MAX) {
@@ -57,7 +82,10 @@ impl<'p> Game<'p> {
             for (this, aref, source) in self.sourced_abilities(c, zone, None) {
                 let a = self.prog.ability(aref);
                 // 12.4.3: a card whose effects are negated makes none, carried ones included
-                if a.semantics != Semantics::Continuous || self.effect_negated_now(source) {
+                if a.semantics != Semantics::Continuous
+                    || skip.binary_search(&source).is_ok()
+                    || self.effect_negated_now(source)
+                {
                     continue;
                 }
                 let controller = self.state.cards[this as usize].controller;
@@ -75,13 +103,7 @@ impl<'p> Game<'p> {
                 self.pop_ctx_now();
             }
         }
-        self.deriving = false;
-        self.derived = Derived {
-            generation: Some(self.fresh_key()),
-            mods,
-            stats: HashMap::new(),
-            players: std::mem::take(&mut self.derived.players),
-        };
+        mods
     }
 
     /// Runs a continuous ability's body, turning its changes into modifiers.
@@ -119,6 +141,16 @@ impl<'p> Game<'p> {
                     grant,
                     ..
                 } => self.collect_player_keyword(keyword, players, *grant),
+                Stmt::Negate {
+                    cards,
+                    scope: crate::ir::NegateScope::Effect,
+                    ..
+                } => {
+                    let v = self.eval(cards).unwrap_or(Value::Absent);
+                    for c in self.cards_of(&v) {
+                        out.push(self.modifier(c, ModKind::NegateEffect, Until::LeavesZone, ts));
+                    }
+                }
                 other => {
                     // a choice in a continuous ability cannot be asked: the line does nothing
                     if let Ok(Some(m)) = self.modifications(other) {
@@ -424,8 +456,19 @@ impl<'p> Game<'p> {
         have
     }
 
-    /// Whether the effects of a card's abilities are negated now (`negate c effect until …`).
+    /// Whether the effects of a card's abilities are negated now (`negate c effect until …`,
+    /// or a continuous ability's `negate c effect`).
     pub(super) fn effect_negated_now(&mut self, c: CardId) -> bool {
+        self.refresh();
+        if !self.deriving
+            && self
+                .derived
+                .mods
+                .iter()
+                .any(|m| m.card == c && m.kind == ModKind::NegateEffect)
+        {
+            return true;
+        }
         let negations: Vec<Modifier> = self
             .state
             .modifiers

@@ -483,6 +483,7 @@ impl<'p> Game<'p> {
                 Ok(()) => {
                     self.answers.clear();
                     self.answer_pos = 0;
+                    self.end_while_aliases();
                 }
                 Err(req) => {
                     self.answer_pos = 0;

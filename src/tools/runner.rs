@@ -201,8 +201,15 @@ fn answer_for(
             }
         }
         (RequestKind::OneOf, AnswerKind::Choose(names)) if names.len() == 1 => {
-            match req.options.iter().position(|o| names_match(o, &names[0])) {
-                Some(i) => Answer::Pick(i),
+            // `名前 #2`: the second option of that name (two abilities of one card)
+            let nth = split_index(&names[0].value).1;
+            let mut hits = req
+                .options
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| names_match(o, &names[0]));
+            match hits.nth(nth as usize - 1) {
+                Some((i, _)) => Answer::Pick(i),
                 None => return Err(format!("no option is `{}`", names[0].value)),
             }
         }

@@ -100,7 +100,9 @@ codes! {
     /// A window entry that cannot be offered: an ability kind that is not activated, or `with`
     /// after an action.
     RESOLVE_INVALID_WINDOW_ENTRY = "fuda::resolve::invalid_window_entry";
-    /// A statement where it is not allowed (`phase` outside the top level of `turn`).
+    /// A statement where it is not allowed (`phase` outside the top level of `turn`; in a
+    /// continuous ability, a statement it cannot carry out, a duration, a choice or a random
+    /// pick).
     RESOLVE_MISPLACED_STATEMENT = "fuda::resolve::misplaced_statement";
     /// An event whose payload does not fit the core meaning it is given (`= move`).
     RESOLVE_CORE_EVENT_PAYLOAD = "fuda::resolve::core_event_payload";

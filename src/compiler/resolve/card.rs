@@ -487,10 +487,15 @@ impl<'a> Ctx<'a> {
         self.check_trigger_given(kind_word, sem, trigger_ast.is_some());
         let event = trigger_ast.and_then(|t| self.trigger(t, &mut out));
         self.event = event;
+        let continuous = sem == ir::Semantics::Continuous;
         for c in &a.clauses {
+            // a continuous ability's conditions are read as its body is (a cost was reported)
+            self.continuous = continuous && !matches!(c, Clause::Cost(..));
             self.lower_clause(c, sem, &mut out);
         }
+        self.continuous = continuous;
         out.effect = self.block(&a.body);
+        self.continuous = false;
         self.event = None;
         self.has_this = false;
         self.pop();

@@ -110,6 +110,8 @@ pub struct Ctx<'a> {
     pub scopes: Vec<Vec<Local>>,
     /// `this` is a card here (in a card's ability, or a verb run for a card).
     pub has_this: bool,
+    /// In a continuous ability's body: only statements it can carry out are allowed.
+    pub continuous: bool,
     /// The event whose payload `event.x` reads.
     pub event: Option<&'a Callable>,
     /// Depth of `where` filters (inside one, `it` is the candidate).
@@ -129,6 +131,7 @@ impl<'a> Ctx<'a> {
             diags,
             scopes: vec![Vec::new()],
             has_this: false,
+            continuous: false,
             event: None,
             filter_depth: 0,
             candidates: Vec::new(),

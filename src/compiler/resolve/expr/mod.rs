@@ -113,10 +113,19 @@ impl Ctx<'_> {
                 who,
                 quantity,
                 from,
-            } => self.resolve_choice(*kind, who.as_deref(), quantity, from),
-            ExprKind::Declare(what) => self.resolve_declare(what),
+            } => {
+                self.check_continuous_pick(span, "a choice");
+                self.resolve_choice(*kind, who.as_deref(), quantity, from)
+            }
+            ExprKind::Declare(what) => {
+                self.check_continuous_pick(span, "a declaration");
+                self.resolve_declare(what)
+            }
             ExprKind::TopOf(top, n, z) => self.resolve_top_of(*top, n, z),
-            ExprKind::Random(pick) => self.resolve_random(pick),
+            ExprKind::Random(pick) => {
+                self.check_continuous_pick(span, "a random pick");
+                self.resolve_random(pick)
+            }
             ExprKind::Extreme(highest, key, cards) => self.resolve_extreme(*highest, key, cards),
             ExprKind::NamedWhere(name, l, r) => self.resolve_named_where(name, l, r),
             ExprKind::Typed(ty, z) => self.resolve_typed(ty, z),

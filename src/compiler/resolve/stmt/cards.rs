@@ -292,6 +292,9 @@ impl<'a> Ctx<'a> {
         let duration = self.duration(dur);
         let sym: &'a Symbols = self.sym;
         if let Some(st) = sym.states.get(&name.name) {
+            if let Some(d) = dur {
+                self.report_state_duration(name, d);
+            }
             return Some(Stmt::SetState {
                 cards: self.cards(subject),
                 state: st.id.clone(),
@@ -314,6 +317,24 @@ impl<'a> Ctx<'a> {
             names_in(&sym.states, &sym.zones),
         );
         None
+    }
+
+    /// Reports a duration written on a state change (`c becomes <state> until …`): the
+    /// engine keeps no duration for a state, so it would be ignored.
+    fn report_state_duration(&mut self, name: &ast::Ident, d: &ast::Duration) {
+        self.error(
+            Diagnostic::error(
+                codes::RESOLVE_INVALID_CLAUSE,
+                self.file,
+                super::duration_span(d),
+                format!("a state change has no duration: `{}` is a state", name.name),
+                "not for states",
+            )
+            .with_help(
+                "a card stays in a state until something changes it: remove this, and undo \
+                 the change where it should end (a triggered ability, a rule)",
+            ),
+        );
     }
 
     /// `resolve kind of cards`: the abilities of one declared kind, run now.

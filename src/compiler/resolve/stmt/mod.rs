@@ -3,10 +3,12 @@
 //! `stmt` dispatches each statement to the method of its family, one submodule a family:
 //! control flow and `turn` (`flow.rs`), what happens to cards (`cards.rs`), stat and counter
 //! changes (`modify.rs`), verb, procedure and layer calls with their arguments (`call.rs`),
-//! windows (`window.rs`), events and moments (`events.rs`).
+//! windows (`window.rs`), events and moments (`events.rs`); what a continuous ability's body
+//! may hold (`continuous.rs`).
 
 mod call;
 mod cards;
+mod continuous;
 mod events;
 mod flow;
 mod modify;
@@ -62,9 +64,17 @@ impl<'a> Ctx<'a> {
         stmts.iter().filter_map(|s| self.stmt(s)).collect()
     }
 
+    /// Checks one statement; in a continuous ability's body, also that the ability can carry
+    /// it out. `None` when it cannot be lowered (the reason is reported).
+    fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
+        let lowered = self.lower_stmt(s)?;
+        self.check_continuous_stmt(s, &lowered);
+        Some(lowered)
+    }
+
     /// Checks one statement: a dispatch to the method of its family. `None` when it cannot
     /// be lowered (the reason is reported).
-    fn stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
+    fn lower_stmt(&mut self, s: &ast::Stmt) -> Option<Stmt> {
         Some(match &s.kind {
             // Control flow (flow.rs).
             StmtKind::Let(name, value) => self.resolve_let(name, value),
