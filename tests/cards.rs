@@ -158,6 +158,9 @@ const GAME_FLOW: &str = r#"game flow "Flow" {
     phase main "Main" {
       window you { attack, cast, act, pass_turn }
     }
+    phase last "Last" {
+      window [you, opponent] once { cast }
+    }
     phase end "End" {
       reach end_of_turn
       check
@@ -183,6 +186,10 @@ const GAME_FLOW: &str = r#"game flow "Flow" {
 
   rule defeat "Defeat" {
     if you.life <= 0 { lose you }
+  }
+
+  rule deck_out "Deck out" interrupt {
+    if count(your.deck) == 0 { lose you }
   }
 }
 

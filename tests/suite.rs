@@ -29,6 +29,8 @@ mod loops;
 mod no_game_words;
 #[path = "properties.rs"]
 mod properties;
+#[path = "pulse_game.rs"]
+mod pulse_game;
 #[path = "scenario_format.rs"]
 mod scenario_format;
 #[path = "scenarios.rs"]

@@ -107,11 +107,13 @@ pub struct ActionDecl {
     pub body: Block,
 }
 
-/// `rule collapse "Collapse" { … }`.
+/// `rule collapse "Collapse" { … }`, `rule refresh "Refresh" interrupt { … }`.
 #[derive(Debug, Clone)]
 pub struct RuleDecl {
     /// Name and label.
     pub named: Named,
+    /// `interrupt`: it runs right after every change the game makes, not only at `check`.
+    pub interrupt: bool,
     /// The body.
     pub body: Block,
 }
@@ -486,13 +488,15 @@ pub enum StmtKind {
     Call(Ident, Vec<Arg>, Option<Duration>),
 }
 
-/// `window [chain] players { entry, … }`.
+/// `window [chain] players [once] { entry, … }`.
 #[derive(Debug, Clone)]
 pub struct Window {
     /// Who may act, in priority order (a player or a list of players).
     pub players: Expr,
     /// `window chain`: it holds a response chain.
     pub chain: bool,
+    /// `once`: each player takes at most one entry in it.
+    pub once: bool,
     /// What it offers.
     pub entries: Vec<WindowEntry>,
 }

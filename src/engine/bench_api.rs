@@ -5,7 +5,8 @@
 //! Both run the engine's own VM (`Game::advance` over frames, the same statements, events,
 //! replacement effects, logging and trigger dispatch as in a game); only the turn around them
 //! is left out: the game's frames are set aside while they run and put back afterwards, so the
-//! game can go on with [`Game::step`] as if the effect had resolved by itself.
+//! game can go on with [`Game::step`] as if the effect had resolved by itself. No rule runs
+//! here, interrupt rules included (they run from [`Game::step`]).
 
 use super::agent::{Answer, Request};
 use super::state::{index16, CardId, Seat};

@@ -39,8 +39,9 @@ impl<'p> Game<'p> {
             Stmt::Window {
                 players,
                 chain,
+                once,
                 entries,
-            } => return self.exec_window(players, *chain, entries),
+            } => return self.exec_window(players, (*chain, *once), entries),
             Stmt::Chain { body } => self.push_chain(body),
             Stmt::Resolve { kind, cards } => return self.exec_resolve(kind, cards),
             Stmt::Check => return Ok(vec![self.check_timing()]),
@@ -67,13 +68,13 @@ impl<'p> Game<'p> {
                 return self.exec_move(cards, to, *position, *face, state, slot.as_ref());
             }
             Stmt::Attach { card, host } => self.exec_attach(card, host)?,
-            Stmt::SetState { cards, state, .. } => self.exec_set_state(cards, state)?,
-            Stmt::ClearState { cards, state } => self.exec_clear_state(cards, state)?,
+            Stmt::SetState { cards, state, .. } => return self.exec_set_state(cards, state),
+            Stmt::ClearState { cards, state } => return self.exec_clear_state(cards, state),
             Stmt::AliasZone {
                 zone,
                 becomes,
                 duration,
-            } => self.exec_alias_zone(zone, becomes, duration)?,
+            } => return self.exec_alias_zone(zone, becomes, duration),
             Stmt::Flip { cards, face } => self.exec_flip(cards, *face)?,
             Stmt::TreatAs {
                 cards,
@@ -88,7 +89,7 @@ impl<'p> Game<'p> {
                 counter,
                 op,
                 value,
-            } => self.exec_count(subject, counter, op, value)?,
+            } => return self.exec_count(subject, counter, op, value),
             Stmt::Negate {
                 cards,
                 scope,
@@ -279,7 +280,8 @@ impl<'p> Game<'p> {
         }
     }
 
-    fn set_state(&mut self, c: CardId, si: u16) {
+    /// A card takes a state (index), leaving the others of its group; logged when it changed.
+    pub(super) fn set_state(&mut self, c: CardId, si: u16) {
         let info = &self.prog.states[si as usize];
         let cs = &mut self.state.cards[c as usize];
         let before = cs.states;

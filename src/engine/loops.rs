@@ -414,6 +414,9 @@ fn frame_hash(f: &Frame<'_>, h: &mut impl Hasher) {
         Frame::Repeat { left, body } => (*left, body.as_ptr() as usize).hash(h),
         Frame::Window(w) => {
             (&w.players, w.chain, w.turn, w.passes, w.checked).hash(h);
+            if w.once {
+                w.acted.hash(h);
+            }
             for item in &w.stack {
                 (item.body.as_ptr() as usize, item.negated, item.ctx.you).hash(h);
                 item.ctx.this.hash(h);
@@ -426,6 +429,8 @@ fn frame_hash(f: &Frame<'_>, h: &mut impl Hasher) {
             player,
             ..
         } => (*rules_done, *rule, *player).hash(h),
+        Frame::Interrupt { rule, player, .. } => (*rule, *player).hash(h),
+        Frame::Changes(c) => debug_hash(h, c),
         _ => {}
     }
 }

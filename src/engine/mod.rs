@@ -24,6 +24,7 @@ pub mod agent;
 pub mod bench_api;
 mod eval;
 mod exec;
+mod interrupts;
 mod layers;
 pub mod log;
 mod loops;
@@ -135,6 +136,10 @@ enum Offer {
 struct Window<'p> {
     players: Vec<Seat>,
     chain: bool,
+    /// `once`: each player takes at most one entry.
+    once: bool,
+    /// The seats (one bit each) that took an entry, in a `once` window: they only pass now.
+    acted: u32,
     entries: &'p [WindowEntry],
     turn: usize,
     passes: usize,
@@ -188,6 +193,8 @@ enum Frame<'p> {
     Window(Box<Window<'p>>),
     /// A check timing: rule actions, then pending triggers.
     Check {
+        /// The interrupt rules ran first (for this pass of the rules).
+        interrupted: bool,
         rules_done: bool,
         rule: usize,
         player: usize,
@@ -195,6 +202,18 @@ enum Frame<'p> {
         rounds: u32,
         resolved: u32,
     },
+    /// The interrupt rules, run after a change: each once per player, round after round while
+    /// a round changes the game.
+    Interrupt {
+        rule: usize,
+        player: usize,
+        /// The game's generation when the round began.
+        generation: u64,
+        rounds: u32,
+    },
+    /// The single changes of a statement still to make, one per step (a ruleset with
+    /// interrupt rules: they run between two).
+    Changes(Box<interrupts::Changes<'p>>),
 }
 
 /// Game options.
@@ -255,6 +274,8 @@ pub struct Game<'p> {
     dry: payable::Dry,
     /// Avoidable loops: decisions seen this turn, a repeat count being named, a replay.
     loops: loops::Loops,
+    /// The game's generation the interrupt rules last saw settled: a later change runs them.
+    interrupts_seen: u64,
 }
 
 /// Where a card starts in a game set up by hand (scenarios).
@@ -383,6 +404,7 @@ impl<'p> Game<'p> {
             declared: Vec::new(),
             hosts: (None, Vec::new()),
             norm_cache: Default::default(),
+            interrupts_seen: 0,
         }
     }
 
@@ -484,6 +506,9 @@ impl<'p> Game<'p> {
                     self.answers.clear();
                     self.answer_pos = 0;
                     self.end_while_aliases();
+                    if self.prog.has_interrupts() {
+                        self.interrupt_after_change();
+                    }
                 }
                 Err(req) => {
                     self.answer_pos = 0;
@@ -621,6 +646,14 @@ impl<'p> Game<'p> {
                 Ok(())
             }
             Frame::Check { .. } => self.check_step(),
+            Frame::Interrupt { .. } => {
+                self.interrupt_step();
+                Ok(())
+            }
+            Frame::Changes(_) => {
+                self.changes_step();
+                Ok(())
+            }
         }
     }
 
@@ -752,6 +785,7 @@ impl<'p> Game<'p> {
     /// A check timing starting now: rule actions, then pending triggers.
     fn check_timing(&self) -> Frame<'p> {
         Frame::Check {
+            interrupted: false,
             rules_done: false,
             rule: 0,
             player: 0,

@@ -108,6 +108,12 @@ pub struct Program {
     /// The first member of each exclusive state group, as bits: the states a card takes when
     /// it arrives in an in-play zone with no state stated.
     pub default_states: u64,
+    /// The interrupt rules (indices into the ruleset's rules), in declaration order: they run
+    /// right after every change, and first at every check timing.
+    pub interrupt_rules: Vec<usize>,
+    /// The other rules (indices into the ruleset's rules), in declaration order: they run at
+    /// check timings only.
+    pub check_rules: Vec<usize>,
 }
 
 impl Program {
@@ -161,9 +167,17 @@ impl Program {
             event_index,
             phase_pc: phase_pcs(&ruleset),
             default_states: default_states(&ruleset),
+            interrupt_rules: rules_where(&ruleset, true),
+            check_rules: rules_where(&ruleset, false),
             cards,
             ruleset,
         })
+    }
+
+    /// Whether the ruleset has interrupt rules (the one test a game without any pays per
+    /// change).
+    pub fn has_interrupts(&self) -> bool {
+        !self.interrupt_rules.is_empty()
     }
 
     /// The number of seats.
@@ -476,5 +490,12 @@ fn counts_as(
             let unless = c.unless.as_ref().and_then(|s| states.get(s).copied());
             Some((t.name.id.clone(), (c.card_type.clone(), zone, unless)))
         })
+        .collect()
+}
+
+/// The indices of the ruleset's rules that are (`interrupt`) or are not interrupt rules.
+fn rules_where(ruleset: &ir::Ruleset, interrupt: bool) -> Vec<usize> {
+    (0..ruleset.rules.len())
+        .filter(|i| ruleset.rules[*i].interrupt == interrupt)
         .collect()
 }

@@ -27,6 +27,7 @@ impl<'p> Game<'p> {
         // the choice is made: only now does the check timing move on (a replayed step must
         // find it as it was)
         let Some(Frame::Check {
+            interrupted,
             rules_done,
             rule,
             player,
@@ -39,6 +40,7 @@ impl<'p> Game<'p> {
         };
         *resolved = resolved.saturating_add(1);
         let looping = *resolved > 2_000;
+        *interrupted = false;
         *rules_done = false;
         *rule = 0;
         *player = 0;
@@ -55,12 +57,16 @@ impl<'p> Game<'p> {
         self.resolve_trigger(p)
     }
 
-    /// The rule actions of a check timing: the next rule for the next player in turn order;
-    /// after the last, the rules again while a pass changed the game (at most 64 passes).
+    /// The rule actions of a check timing: the interrupt rules first (unless they are running
+    /// already), then the next rule for the next player in turn order; after the last, the
+    /// rules again while a pass changed the game (at most 64 passes).
     fn rules_step(&mut self) {
         let n = self.prog.players();
-        let rules = &self.prog.ruleset.rules;
+        let prog: &'p Program = self.prog;
+        let rules = &prog.check_rules;
+        let run_interrupts = prog.has_interrupts() && !self.in_interrupt();
         let Some(Frame::Check {
+            interrupted,
             rules_done,
             rule,
             player,
@@ -71,9 +77,17 @@ impl<'p> Game<'p> {
         else {
             return;
         };
+        if !*interrupted {
+            *interrupted = true;
+            if run_interrupts {
+                let f = self.interrupt_frame();
+                self.frames.push(f);
+                return;
+            }
+        }
         if *rule < rules.len() {
             let seat = seat(seat_after(self.state.active as usize, *player, n));
-            let body = &rules[*rule].body;
+            let body = &prog.ruleset.rules[rules[*rule]].body;
             *player = player.saturating_add(1);
             if *player >= n {
                 *player = 0;

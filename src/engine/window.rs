@@ -9,7 +9,8 @@ use crate::ir::{self, Id, WindowEntry};
 
 impl<'p> Game<'p> {
     /// One priority of a window: a check timing first, then the player whose turn it is
-    /// takes an offer (asked only when there is more than "pass").
+    /// takes an offer (asked only when there is more than "pass"; a player who lost, or who
+    /// took their one entry of a `once` window, only passes).
     pub(super) fn window_step(&mut self) -> Result<(), Request> {
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
@@ -23,7 +24,8 @@ impl<'p> Game<'p> {
         let seat = w.players[w.turn.checked_rem(n).unwrap_or(0)];
         let entries = w.entries;
         let chain = w.chain;
-        let offers = if self.state.players[seat as usize].lost {
+        let done = w.once && w.acted & seat_bit(seat) != 0;
+        let offers = if done || self.state.players[seat as usize].lost {
             vec![Offer::Pass]
         } else {
             self.offers(seat, entries)
@@ -46,6 +48,9 @@ impl<'p> Game<'p> {
             // priority goes on to the next listed player
             w.passes = 0;
             w.turn = next_seat(w.turn, n);
+            if w.once {
+                w.acted |= seat_bit(seat);
+            }
         }
         match offer {
             Offer::Pass => self.pass_priority(),
@@ -304,4 +309,9 @@ impl<'p> Game<'p> {
             }
         }
     }
+}
+
+/// A seat's bit in a set of seats (seats are below `ir::MAX_PLAYERS`, so it fits).
+fn seat_bit(seat: Seat) -> u32 {
+    1u32.checked_shl(u32::from(seat)).unwrap_or(0)
 }

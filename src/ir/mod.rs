@@ -119,7 +119,7 @@ pub struct Ruleset {
     /// Player actions that windows offer.
     pub actions: Vec<Action>,
     /// Rule actions, run at every check timing (once per player each, in turn order) until
-    /// none changes the game.
+    /// none changes the game; interrupt rules also right after every change.
     pub rules: Vec<Rule>,
 }
 
@@ -144,6 +144,9 @@ pub struct Action {
 pub struct Rule {
     /// Id and label.
     pub name: Labelled,
+    /// `interrupt`: it also runs right after every change the game makes, before the statement
+    /// that made the change goes on (and first at every check timing).
+    pub interrupt: bool,
     /// What it checks and does; run once per player (as `you`).
     pub body: Vec<Stmt>,
 }
@@ -900,6 +903,8 @@ pub enum Stmt {
         players: Expr,
         /// Whether it holds a response chain.
         chain: bool,
+        /// `once`: each player takes at most one entry; after it they pass for the rest of it.
+        once: bool,
         /// What it offers.
         entries: Vec<WindowEntry>,
     },

@@ -233,8 +233,9 @@ fn line_of(s: &Stmt) -> String {
         Stmt::Window {
             players,
             chain,
+            once,
             entries,
-        } => window(players, *chain, entries),
+        } => window(players, *chain, *once, entries),
         Stmt::Resolve { kind, cards } => {
             format!("resolve the {} text of {}", short(kind), expr(cards))
         }
@@ -415,8 +416,9 @@ fn treat_as(
     )
 }
 
-/// `a (chain) window for players: what it offers, …`.
-fn window(players: &Expr, chain: bool, entries: &[WindowEntry]) -> String {
+/// `a (chain) window for players: what it offers, …`; `once`: each player takes at most one
+/// of its entries.
+fn window(players: &Expr, chain: bool, once: bool, entries: &[WindowEntry]) -> String {
     let offers: Vec<String> = entries
         .iter()
         .map(|e| match e {
@@ -428,9 +430,10 @@ fn window(players: &Expr, chain: bool, entries: &[WindowEntry]) -> String {
         })
         .collect();
     format!(
-        "{} window for {}: {}",
+        "{} window for {}{}: {}",
         if chain { "a chain" } else { "a" },
         expr(players),
+        if once { " (one entry each)" } else { "" },
         offers.join(", ")
     )
 }

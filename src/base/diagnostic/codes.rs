@@ -36,6 +36,9 @@ codes! {
     PARSE_TOO_DEEP = "fuda::parse::too_deep";
     /// Too many operators in one expression.
     PARSE_TOO_COMPLEX = "fuda::parse::too_complex";
+    /// A word that changes how a rule or a window works, where it cannot: `interrupt` on a
+    /// declaration that is not a rule, `once` on anything but a window, either one twice.
+    PARSE_MISPLACED_WORD = "fuda::parse::misplaced_word";
     /// `pack.toml` is missing or malformed.
     PACK_MANIFEST = "fuda::pack::manifest";
     /// A required pack or the game's ruleset cannot be found.

@@ -5,6 +5,7 @@
 //! declarations are in `decl.rs`, statements in `stmt.rs`, expressions in `../expr.rs`.
 
 mod decl;
+mod flags;
 mod stmt;
 
 use super::expr;

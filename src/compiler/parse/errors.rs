@@ -182,6 +182,11 @@ fn describe(rules: &[Rule]) -> String {
 }
 
 fn rule_name(rule: Rule) -> String {
+    // The words a declaration or a window may take before its body are not listed in every
+    // expectation after its name (`flag_word`: `interrupt`, `once`).
+    if matches!(rule, Rule::flag_word | Rule::kw_interrupt | Rule::kw_once) {
+        return String::new();
+    }
     let debug = format!("{rule:?}");
     if let Some(word) = debug.strip_prefix("kw_") {
         return format!("`{word}`");

@@ -467,7 +467,7 @@ impl Passes<'_> {
         );
     }
 
-    /// A rule action's body.
+    /// A rule action: its body, and whether it is an interrupt rule.
     fn lower_rule(&mut self, file: FileId, r: &ast::RuleDecl) {
         let mut ctx = Ctx::new(self.sym, file, self.diags);
         let body = ctx.block(&r.body);
@@ -475,6 +475,7 @@ impl Passes<'_> {
         self.keep_exact_names(file, names);
         let rule = ir::Rule {
             name: labelled(&self.meta.name, &r.named),
+            interrupt: r.interrupt,
             body,
         };
         let key = format!("ruleset/rules/{}", rule.name.id);

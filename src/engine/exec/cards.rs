@@ -2,9 +2,10 @@
 //! as others, `flip`, `treat … as`.
 
 use crate::engine::agent::Request;
+use crate::engine::interrupts::Change;
 use crate::engine::moves::MoveSpec;
 use crate::engine::program::Program;
-use crate::engine::state::{shown, Alias, TreatAs, Value, ZoneKey};
+use crate::engine::state::{shown, Alias, CardId, TreatAs, Until, Value, ZoneKey};
 use crate::engine::{Frame, Game};
 use crate::ir::{Duration, Expr, Face, Id, Position};
 use std::collections::BTreeMap;
@@ -17,7 +18,7 @@ impl<'p> Game<'p> {
         to: &Expr,
         position: Option<Position>,
         face: Option<Face>,
-        state: Option<&str>,
+        state: Option<&'p str>,
         slot: Option<&Expr>,
     ) -> Result<Vec<Frame<'p>>, Request> {
         let cards = self.eval(from)?;
@@ -29,25 +30,51 @@ impl<'p> Game<'p> {
             },
             None => None,
         };
-        let mut out = Vec::new();
         let list = self.cards_of(&cards);
         if list.is_empty() {
             self.log_nothing("move", from);
         }
+        if self.one_change_per_step(list.len()) {
+            let changes = list
+                .into_iter()
+                .map(|card| Change::Move {
+                    card,
+                    to: to.clone(),
+                    position,
+                    face,
+                    state,
+                    slot: slot.clone(),
+                })
+                .collect();
+            return Ok(self.make_changes(changes));
+        }
+        let mut out = Vec::new();
         for c in list {
-            let Some(dest) = self.destination(&to, c) else {
-                continue;
-            };
-            let spec = MoveSpec {
-                to: dest,
-                position,
-                face,
-                state,
-                slot: slot.clone(),
-            };
-            out.extend(self.move_card(c, spec));
+            out.extend(self.move_to(c, &to, (position, face, state), slot.clone()));
         }
         Ok(out)
+    }
+
+    /// Moves one card to the zone `to` names (read through aliases now), arriving as `how`
+    /// says (position, face, state) in `slot`: replacement effects may run instead (frames).
+    pub(in crate::engine) fn move_to(
+        &mut self,
+        c: CardId,
+        to: &Value,
+        (position, face, state): (Option<Position>, Option<Face>, Option<&'p str>),
+        slot: Option<String>,
+    ) -> Vec<Frame<'p>> {
+        let Some(dest) = self.destination(to, c) else {
+            return Vec::new();
+        };
+        let spec = MoveSpec {
+            to: dest,
+            position,
+            face,
+            state,
+            slot,
+        };
+        self.move_card(c, spec)
     }
 
     /// `attach card to host`: the first card named is set on the host (not on itself).
@@ -70,34 +97,61 @@ impl<'p> Game<'p> {
     }
 
     /// Setting a state: each card takes it (leaving the other states of its group).
-    pub(super) fn exec_set_state(&mut self, cards: &Expr, state: &Id) -> Result<(), Request> {
+    pub(super) fn exec_set_state(
+        &mut self,
+        cards: &Expr,
+        state: &Id,
+    ) -> Result<Vec<Frame<'p>>, Request> {
         let v = self.eval(cards)?;
         let list = self.cards_of(&v);
         if list.is_empty() {
             self.log_nothing("change", cards);
         }
-        if let Some(&si) = self.prog.state_index.get(state) {
-            for c in list {
-                self.set_state(c, si);
-            }
+        let Some(&si) = self.prog.state_index.get(state) else {
+            return Ok(Vec::new());
+        };
+        if self.one_change_per_step(list.len()) {
+            let changes = list.into_iter().map(|c| Change::SetState(c, si)).collect();
+            return Ok(self.make_changes(changes));
         }
-        Ok(())
+        for c in list {
+            self.set_state(c, si);
+        }
+        Ok(Vec::new())
     }
 
     /// `clear … state`: each card in the state leaves it.
-    pub(super) fn exec_clear_state(&mut self, cards: &Expr, state: &Id) -> Result<(), Request> {
+    pub(super) fn exec_clear_state(
+        &mut self,
+        cards: &Expr,
+        state: &'p Id,
+    ) -> Result<Vec<Frame<'p>>, Request> {
         let v = self.eval(cards)?;
-        if let Some(&si) = self.prog.state_index.get(state) {
-            for c in self.cards_of(&v) {
-                if self.state.in_state(c, si) {
-                    self.state.cards[c as usize].states &= !(1u64 << si);
-                    self.changed();
-                    let state = Program::short(state);
-                    self.log_cards("state", &[c], |n| format!("{} is no longer {state}", n[0]));
-                }
-            }
+        let Some(&si) = self.prog.state_index.get(state) else {
+            return Ok(Vec::new());
+        };
+        let list = self.cards_of(&v);
+        if self.one_change_per_step(list.len()) {
+            let changes = list
+                .into_iter()
+                .map(|c| Change::ClearState(c, si, state.as_str()))
+                .collect();
+            return Ok(self.make_changes(changes));
         }
-        Ok(())
+        for c in list {
+            self.clear_state(c, si, state);
+        }
+        Ok(Vec::new())
+    }
+
+    /// A card leaves a state (index `si`, id `state`), if it is in it.
+    pub(in crate::engine) fn clear_state(&mut self, c: CardId, si: u16, state: &str) {
+        if self.state.in_state(c, si) {
+            self.state.cards[c as usize].states &= !(1u64 << si);
+            self.changed();
+            let state = Program::short(state);
+            self.log_cards("state", &[c], |n| format!("{} is no longer {state}", n[0]));
+        }
     }
 
     /// `zone becomes other until …`: each owner's zone is read as the other one; its cards
@@ -107,43 +161,53 @@ impl<'p> Game<'p> {
         zone: &Expr,
         becomes: &Id,
         duration: &Duration,
-    ) -> Result<(), Request> {
+    ) -> Result<Vec<Frame<'p>>, Request> {
         let z = self.eval(zone)?;
         let Some(&to) = self.prog.zones.get(becomes) else {
-            return Ok(());
+            return Ok(Vec::new());
         };
         let until = self.until(duration)?;
         let Value::Zone(from, owners) = z else {
-            return Ok(());
+            return Ok(Vec::new());
         };
-        for o in owners {
-            let from = ZoneKey {
-                zone: from,
-                owner: o,
-            };
-            let to = ZoneKey { zone: to, owner: o };
-            let slot_from = self.state.slot(from);
-            let slot_to = self.state.slot(to);
-            let cards = std::mem::take(&mut self.state.zones[slot_from]);
-            for c in &cards {
-                self.state.cards[*c as usize].zone = to;
-            }
-            self.state.zones[slot_to].extend(cards);
-            self.state.aliases.push(Alias {
-                from,
-                to,
-                until: until.clone(),
-            });
-            self.changed();
-            let text = format!(
-                "p{}'s {} becomes {}",
-                shown(o),
-                Program::short(&self.prog.ruleset.zones[from.zone as usize].name.id),
-                Program::short(becomes)
-            );
-            self.log_line("zone", text);
+        let key = |owner, zone| ZoneKey { zone, owner };
+        if self.one_change_per_step(owners.len()) {
+            let changes = owners
+                .into_iter()
+                .map(|o| Change::Alias {
+                    from: key(o, from),
+                    to: key(o, to),
+                    until: until.clone(),
+                })
+                .collect();
+            return Ok(self.make_changes(changes));
         }
-        Ok(())
+        for o in owners {
+            self.alias_zone(key(o, from), key(o, to), until.clone());
+        }
+        Ok(Vec::new())
+    }
+
+    /// A player's zone `from` is read as `to` until `until`: its cards become the other
+    /// zone's cards as they are (3.3.6).
+    pub(in crate::engine) fn alias_zone(&mut self, from: ZoneKey, to: ZoneKey, until: Until) {
+        let slot_from = self.state.slot(from);
+        let slot_to = self.state.slot(to);
+        let cards = std::mem::take(&mut self.state.zones[slot_from]);
+        for c in &cards {
+            self.state.cards[*c as usize].zone = to;
+        }
+        self.state.zones[slot_to].extend(cards);
+        self.state.aliases.push(Alias { from, to, until });
+        self.changed();
+        let zone = |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
+        let text = format!(
+            "p{}'s {} becomes {}",
+            shown(from.owner),
+            zone(from),
+            zone(to)
+        );
+        self.log_line("zone", text);
     }
 
     /// `flip`: each card face up, face down, or over.

@@ -175,11 +175,12 @@ impl<'p> Game<'p> {
         vec![Frame::PhaseEnd, self.block(body)]
     }
 
-    /// `window`: priority for the players named, in order (none named: no window).
+    /// `window`: priority for the players named, in order (none named: no window); `chain`:
+    /// it holds a response chain, `once`: each player takes at most one entry.
     pub(super) fn exec_window(
         &mut self,
         players: &Expr,
-        chain: bool,
+        (chain, once): (bool, bool),
         entries: &'p [WindowEntry],
     ) -> Result<Vec<Frame<'p>>, Request> {
         let ps = self.players_of(players)?;
@@ -189,6 +190,8 @@ impl<'p> Game<'p> {
         Ok(vec![Frame::Window(Box::new(Window {
             players: ps,
             chain,
+            once,
+            acted: 0,
             entries,
             turn: 0,
             passes: 0,

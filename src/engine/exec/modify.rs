@@ -2,8 +2,9 @@
 //! and negation.
 
 use crate::engine::agent::Request;
+use crate::engine::interrupts::{Change, CounterChange, Subject};
 use crate::engine::program::Program;
-use crate::engine::state::{ModKind, Until, Value};
+use crate::engine::state::{shown, ModKind, Until, Value};
 use crate::engine::{Frame, Game};
 use crate::ir::{Duration, Expr, Id, NegateScope, Stmt};
 
@@ -37,58 +38,68 @@ impl<'p> Game<'p> {
     pub(super) fn exec_count(
         &mut self,
         subject: &Expr,
-        counter: &Id,
-        op: &str,
+        counter: &'p Id,
+        op: &'p str,
         value: &Expr,
-    ) -> Result<(), Request> {
+    ) -> Result<Vec<Frame<'p>>, Request> {
         let who = self.eval(subject)?;
-        let v = match self.eval(value)? {
+        let amount = match self.eval(value)? {
             Value::Int(n) => n,
             _ => 0,
         };
         let Some(&k) = self.prog.counter_index.get(counter) else {
-            return Ok(());
+            return Ok(Vec::new());
         };
-        let k = k as usize;
-        let apply = |x: &mut i64| {
-            *x = match op {
-                "=" => v,
-                "-=" => x.saturating_sub(v),
-                _ => x.saturating_add(v),
-            };
-            *x
+        let subjects: Vec<Subject> = match &who {
+            Value::Player(p) => vec![Subject::Player(*p)],
+            Value::Players(ps) => ps.iter().map(|p| Subject::Player(*p)).collect(),
+            other => self
+                .cards_of(other)
+                .into_iter()
+                .map(Subject::Card)
+                .collect(),
         };
-        let mut touched = Vec::new();
-        match &who {
-            Value::Player(p) => {
-                let now = apply(&mut self.state.players[*p as usize].counters[k]);
-                touched.push((None, format!("p{}", p.saturating_add(1)), now));
-            }
-            Value::Players(ps) => {
-                for p in ps {
-                    let now = apply(&mut self.state.players[*p as usize].counters[k]);
-                    touched.push((None, format!("p{}", p.saturating_add(1)), now));
-                }
-            }
-            other => {
-                for c in self.cards_of(other) {
-                    let now = apply(&mut self.state.cards[c as usize].counters[k]);
-                    touched.push((Some(c), String::new(), now));
-                }
-            }
+        let change = |subject| CounterChange {
+            subject,
+            counter: k,
+            id: counter.as_str(),
+            op,
+            amount,
+        };
+        if self.one_change_per_step(subjects.len()) {
+            let changes = subjects
+                .into_iter()
+                .map(|s| Change::Counter(change(s)))
+                .collect();
+            return Ok(self.make_changes(changes));
         }
-        if !touched.is_empty() {
-            self.changed();
+        for s in subjects {
+            self.change_counter(&change(s));
         }
-        let short = Program::short(counter);
-        for (card, who, now) in touched {
-            let line = |n: &str| format!("{n}: {short} {op} {v} (now {now})");
-            match card {
-                Some(c) => self.log_cards("counter", &[c], |n| line(&n[0])),
-                None => self.log_line("counter", line(&who)),
-            }
+        Ok(Vec::new())
+    }
+
+    /// Changes one subject's counter, and logs it.
+    pub(in crate::engine) fn change_counter(&mut self, c: &CounterChange<'p>) {
+        let k = c.counter as usize;
+        let (op, v) = (c.op, c.amount);
+        let x = match c.subject {
+            Subject::Player(p) => &mut self.state.players[p as usize].counters[k],
+            Subject::Card(card) => &mut self.state.cards[card as usize].counters[k],
+        };
+        *x = match op {
+            "=" => v,
+            "-=" => x.saturating_sub(v),
+            _ => x.saturating_add(v),
+        };
+        let now = *x;
+        self.changed();
+        let short = Program::short(c.id);
+        let line = |n: &str| format!("{n}: {short} {op} {v} (now {now})");
+        match c.subject {
+            Subject::Card(card) => self.log_cards("counter", &[card], |n| line(&n[0])),
+            Subject::Player(p) => self.log_line("counter", line(&format!("p{}", shown(p)))),
         }
-        Ok(())
     }
 
     /// `negate`: a card's text (a modifier with the duration) or its effect (it will not

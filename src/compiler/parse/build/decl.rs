@@ -1,5 +1,6 @@
 //! Declarations: one builder method per `*_decl` rule of the grammar, each named after its rule.
 
+use super::flags::FlagPlace;
 use super::{children, Builder, Parts, P};
 use crate::base::source::Span;
 use crate::compiler::ast::*;
@@ -10,7 +11,9 @@ impl Builder<'_> {
     pub(super) fn decl(&mut self, pair: P) -> Decl {
         let span = self.span(&pair);
         let rule = pair.as_rule();
-        let parts: Vec<P> = children(pair).collect();
+        let (flags, parts): (Vec<P>, Vec<P>) =
+            children(pair).partition(|p| p.as_rule() == Rule::flag_word);
+        let interrupt = self.flag_words(flags, FlagPlace::of_declaration(rule));
         let mut it = parts.into_iter().peekable();
         match rule {
             Rule::players_decl => {
@@ -40,7 +43,11 @@ impl Builder<'_> {
             Rule::rule_decl => {
                 let named = self.named_from(&mut it);
                 let body = self.body(it);
-                Decl::Rule(RuleDecl { named, body })
+                Decl::Rule(RuleDecl {
+                    named,
+                    interrupt,
+                    body,
+                })
             }
             Rule::moment_decl => Decl::Moment(self.named_from(&mut it)),
             Rule::verb_decl => Decl::Verb(self.proc_decl(it, span)),

@@ -1,6 +1,7 @@
 //! Statements: one builder method per `*_stmt` rule of the grammar that has more than one
 //! part, each named after its rule; one-part statements are built in the dispatch itself.
 
+use super::flags::FlagPlace;
 use super::{children, Builder, Parts, P};
 use crate::base::diagnostic::{codes, Diagnostic};
 use crate::base::source::Span;
@@ -200,11 +201,14 @@ impl Builder<'_> {
         StmtKind::Negate(what, effect, all, dur)
     }
 
-    /// `window (chain) players { entry (with attribute), … }`.
+    /// `window (chain) players (once) { entry (with attribute), … }`.
     fn window_stmt(&mut self, mut it: Parts) -> StmtKind {
         let chain = it.next_if(|p| p.as_rule() == Rule::window_chain).is_some();
         let players = self.next_expr(&mut it);
-        let entries = it
+        let (flags, entries): (Vec<P>, Vec<P>) = it.partition(|p| p.as_rule() == Rule::flag_word);
+        let once = self.flag_words(flags, FlagPlace::Window);
+        let entries = entries
+            .into_iter()
             .map(|e| {
                 let mut ei = children(e);
                 let name = self.ident(ei.next().expect("grammar"));
@@ -215,6 +219,7 @@ impl Builder<'_> {
         StmtKind::Window(Window {
             players,
             chain,
+            once,
             entries,
         })
     }

@@ -9,7 +9,7 @@ use crate::compiler::resolve::symbols::{KindSym, Symbols};
 use crate::ir::{self, Expr, Stmt, Type};
 
 impl<'a> Ctx<'a> {
-    /// `window players [chain] { entries }`.
+    /// `window [chain] players [once] { entries }`.
     pub(super) fn resolve_window(&mut self, w: &ast::Window) -> Stmt {
         let players = self.resolve_window_players(&w.players);
         let entries = w
@@ -20,6 +20,7 @@ impl<'a> Ctx<'a> {
         Stmt::Window {
             players,
             chain: w.chain,
+            once: w.once,
             entries,
         }
     }
