@@ -24,7 +24,7 @@ pub(super) const MAX_INTERRUPT_ROUNDS: u32 = 100;
 
 /// The single changes of one statement still to make, next last (a [`Frame::Changes`]).
 #[derive(Debug, Clone)]
-pub(crate) struct Changes<'p> {
+pub(super) struct Changes<'p> {
     /// The changes left, the next one last.
     left: Vec<Change<'p>>,
 }

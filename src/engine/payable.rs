@@ -39,6 +39,7 @@ impl<'p> Game<'p> {
             return true;
         }
         let outer = self.dry;
+        let generation = self.state.generation;
         self.dry = Dry {
             active: true,
             short: false,
@@ -47,6 +48,11 @@ impl<'p> Game<'p> {
         let ok = self.stmts_payable(cost, 0);
         self.pop_ctx_now();
         self.dry = outer;
+        // the dry run changes nothing, so no interrupt rule runs for it (src/engine/interrupts.rs)
+        debug_assert_eq!(
+            self.state.generation, generation,
+            "a payability check changed the game"
+        );
         ok
     }
 
