@@ -488,7 +488,7 @@ pub enum StmtKind {
     Call(Ident, Vec<Arg>, Option<Duration>),
 }
 
-/// `window [chain] players [once] { entry, … }`.
+/// `window [chain] players [once] [unchecked] { entry, … }`.
 #[derive(Debug, Clone)]
 pub struct Window {
     /// Who may act, in priority order (a player or a list of players).
@@ -497,6 +497,8 @@ pub struct Window {
     pub chain: bool,
     /// `once`: each player takes at most one entry in it.
     pub once: bool,
+    /// `unchecked`: no check timing before its decisions.
+    pub unchecked: bool,
     /// What it offers.
     pub entries: Vec<WindowEntry>,
 }

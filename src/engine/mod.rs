@@ -144,7 +144,10 @@ struct Window<'p> {
     turn: usize,
     passes: usize,
     stack: Vec<ChainItem<'p>>,
+    /// The check timing before the current decision has run (always, in an `unchecked` one).
     checked: bool,
+    /// `unchecked`: no check timing opens its decisions.
+    unchecked: bool,
 }
 
 /// Opens a context for a verb, procedure or ability body.

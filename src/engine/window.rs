@@ -8,7 +8,8 @@ use super::{Frame, Game, Offer};
 use crate::ir::{self, Id, WindowEntry};
 
 impl<'p> Game<'p> {
-    /// One priority of a window: a check timing first, then the player whose turn it is
+    /// One priority of a window: a check timing first (none in an `unchecked` window), then the
+    /// player whose turn it is
     /// takes an offer (asked only when there is more than "pass"; a player who lost, or who
     /// took their one entry of a `once` window, only passes).
     pub(super) fn window_step(&mut self) -> Result<(), Request> {
@@ -43,7 +44,7 @@ impl<'p> Game<'p> {
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
         };
-        w.checked = false;
+        w.checked = w.unchecked;
         if !matches!(offer, Offer::Pass) {
             // priority goes on to the next listed player
             w.passes = 0;

@@ -905,6 +905,9 @@ pub enum Stmt {
         chain: bool,
         /// `once`: each player takes at most one entry; after it they pass for the rest of it.
         once: bool,
+        /// `unchecked`: no check timing opens its decisions (a declaration that is no play
+        /// timing: WS 7.2.1.3 chooses the attacker with the 7.2.1.2 triggers still waiting).
+        unchecked: bool,
         /// What it offers.
         entries: Vec<WindowEntry>,
     },

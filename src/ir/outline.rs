@@ -234,8 +234,9 @@ fn line_of(s: &Stmt) -> String {
             players,
             chain,
             once,
+            unchecked,
             entries,
-        } => window(players, *chain, *once, entries),
+        } => window(players, (*chain, *once, *unchecked), entries),
         Stmt::Resolve { kind, cards } => {
             format!("resolve the {} text of {}", short(kind), expr(cards))
         }
@@ -417,8 +418,12 @@ fn treat_as(
 }
 
 /// `a (chain) window for players: what it offers, …`; `once`: each player takes at most one
-/// of its entries.
-fn window(players: &Expr, chain: bool, once: bool, entries: &[WindowEntry]) -> String {
+/// of its entries; `unchecked`: no check timing opens its decisions.
+fn window(
+    players: &Expr,
+    (chain, once, unchecked): (bool, bool, bool),
+    entries: &[WindowEntry],
+) -> String {
     let offers: Vec<String> = entries
         .iter()
         .map(|e| match e {
@@ -433,7 +438,12 @@ fn window(players: &Expr, chain: bool, once: bool, entries: &[WindowEntry]) -> S
         "{} window for {}{}: {}",
         if chain { "a chain" } else { "a" },
         expr(players),
-        if once { " (one entry each)" } else { "" },
+        match (once, unchecked) {
+            (true, true) => " (one entry each, no check timing)",
+            (true, false) => " (one entry each)",
+            (false, true) => " (no check timing)",
+            (false, false) => "",
+        },
         offers.join(", ")
     )
 }

@@ -176,11 +176,12 @@ impl<'p> Game<'p> {
     }
 
     /// `window`: priority for the players named, in order (none named: no window); `chain`:
-    /// it holds a response chain, `once`: each player takes at most one entry.
+    /// it holds a response chain, `once`: each player takes at most one entry, `unchecked`: no
+    /// check timing before its decisions.
     pub(super) fn exec_window(
         &mut self,
         players: &Expr,
-        (chain, once): (bool, bool),
+        (chain, once, unchecked): (bool, bool, bool),
         entries: &'p [WindowEntry],
     ) -> Result<Vec<Frame<'p>>, Request> {
         let ps = self.players_of(players)?;
@@ -196,7 +197,8 @@ impl<'p> Game<'p> {
             turn: 0,
             passes: 0,
             stack: Vec::new(),
-            checked: false,
+            checked: unchecked,
+            unchecked,
         }))])
     }
 

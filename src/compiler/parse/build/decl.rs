@@ -13,7 +13,9 @@ impl Builder<'_> {
         let rule = pair.as_rule();
         let (flags, parts): (Vec<P>, Vec<P>) =
             children(pair).partition(|p| p.as_rule() == Rule::flag_word);
-        let interrupt = self.flag_words(flags, FlagPlace::of_declaration(rule));
+        let interrupt = self
+            .flag_words(flags, FlagPlace::of_declaration(rule))
+            .contains(&"interrupt");
         let mut it = parts.into_iter().peekable();
         match rule {
             Rule::players_decl => {

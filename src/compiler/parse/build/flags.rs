@@ -1,6 +1,6 @@
 //! The words that change how a rule or a window works (`interrupt` after a rule's name, `once`
-//! after a window's players): taken where they belong, a diagnostic of their own anywhere else
-//! the grammar lets them be written (before the body of any declaration or window).
+//! and `unchecked` after a window's players): taken where they belong, a diagnostic of their own
+//! anywhere else the grammar lets them be written (before the body of any declaration or window).
 
 use super::{Builder, P};
 use crate::base::diagnostic::{codes, Diagnostic};
@@ -12,7 +12,7 @@ use crate::compiler::parse::Rule;
 pub(super) enum FlagPlace {
     /// After a rule's name: `interrupt`.
     Rule,
-    /// After a window's players: `once`.
+    /// After a window's players: `once`, `unchecked`.
     Window,
     /// Anywhere else (a declaration that is no rule, named for messages): none.
     Other(&'static str),
@@ -32,12 +32,12 @@ impl FlagPlace {
         }
     }
 
-    /// The flag word this place takes, if any.
-    fn takes(self) -> Option<&'static str> {
+    /// The flag words this place takes.
+    fn takes(self) -> &'static [&'static str] {
         match self {
-            FlagPlace::Rule => Some("interrupt"),
-            FlagPlace::Window => Some("once"),
-            FlagPlace::Other(_) => None,
+            FlagPlace::Rule => &["interrupt"],
+            FlagPlace::Window => &["once", "unchecked"],
+            FlagPlace::Other(_) => &[],
         }
     }
 
@@ -52,20 +52,17 @@ impl FlagPlace {
 }
 
 impl Builder<'_> {
-    /// Reads the flag words written at `place` (`flag_word` pairs): whether the one the place
-    /// takes was written. Any other word, and the taken one written twice, is reported.
-    pub(super) fn flag_words(&mut self, flags: Vec<P>, place: FlagPlace) -> bool {
-        let mut taken = false;
+    /// Reads the flag words written at `place` (`flag_word` pairs): the ones the place takes
+    /// that were written. Any other word, and a taken one written twice, is reported.
+    pub(super) fn flag_words(&mut self, flags: Vec<P>, place: FlagPlace) -> Vec<&'static str> {
+        let mut taken: Vec<&'static str> = Vec::new();
         for f in flags {
             let span = self.span(&f);
             let word = f.as_str().trim();
-            if place.takes() == Some(word) {
-                if taken {
-                    self.flag_twice(word, span);
-                }
-                taken = true;
-            } else {
-                self.flag_misplaced(word, span, place);
+            match place.takes().iter().find(|w| **w == word) {
+                Some(w) if taken.contains(w) => self.flag_twice(word, span),
+                Some(w) => taken.push(w),
+                None => self.flag_misplaced(word, span, place),
             }
         }
         taken
@@ -86,9 +83,16 @@ impl Builder<'_> {
     }
 
     /// Reports a flag word where it cannot be: `interrupt` anywhere but after a rule's name,
-    /// `once` anywhere but after a window's players.
+    /// `once` and `unchecked` anywhere but after a window's players.
     fn flag_misplaced(&mut self, word: &str, span: Span, place: FlagPlace) {
-        let (message, label, help) = if word == "interrupt" {
+        let (message, label, help) = if word == "unchecked" {
+            (
+                format!("`unchecked` is for windows, not {}", place.what()),
+                "only a window can be `unchecked`",
+                "`window <players> unchecked { … }` opens no check timing before its decisions"
+                    .to_string(),
+            )
+        } else if word == "interrupt" {
             let mut help = "an interrupt rule runs right after every change the game makes: \
                             write `rule <name> \"label\" interrupt { … }`"
                 .to_string();

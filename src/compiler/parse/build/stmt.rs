@@ -201,12 +201,14 @@ impl Builder<'_> {
         StmtKind::Negate(what, effect, all, dur)
     }
 
-    /// `window (chain) players (once) { entry (with attribute), … }`.
+    /// `window (chain) players (once) (unchecked) { entry (with attribute), … }`.
     fn window_stmt(&mut self, mut it: Parts) -> StmtKind {
         let chain = it.next_if(|p| p.as_rule() == Rule::window_chain).is_some();
         let players = self.next_expr(&mut it);
         let (flags, entries): (Vec<P>, Vec<P>) = it.partition(|p| p.as_rule() == Rule::flag_word);
-        let once = self.flag_words(flags, FlagPlace::Window);
+        let flags = self.flag_words(flags, FlagPlace::Window);
+        let once = flags.contains(&"once");
+        let unchecked = flags.contains(&"unchecked");
         let entries = entries
             .into_iter()
             .map(|e| {
@@ -220,6 +222,7 @@ impl Builder<'_> {
             players,
             chain,
             once,
+            unchecked,
             entries,
         })
     }

@@ -9,7 +9,7 @@ use crate::compiler::resolve::symbols::{KindSym, Symbols};
 use crate::ir::{self, Expr, Stmt, Type};
 
 impl<'a> Ctx<'a> {
-    /// `window [chain] players [once] { entries }`.
+    /// `window [chain] players [once] [unchecked] { entries }`.
     pub(super) fn resolve_window(&mut self, w: &ast::Window) -> Stmt {
         let players = self.resolve_window_players(&w.players);
         let entries = w
@@ -21,6 +21,7 @@ impl<'a> Ctx<'a> {
             players,
             chain: w.chain,
             once: w.once,
+            unchecked: w.unchecked,
             entries,
         }
     }
