@@ -40,7 +40,7 @@ impl<'p> Game<'p> {
                 .eval_card(of)?
                 .map_or(Value::Absent, |c| self.field(c, field)),
             Expr::KeywordValue { card, keyword } => self.keyword_value(card, keyword)?,
-            Expr::Related { .. } => Value::Absent,
+            Expr::Related { of, relation } => self.related(of, relation)?,
             Expr::Owner(x) => self.eval_card(x)?.map_or(Value::Absent, |c| {
                 Value::Player(self.state.cards[c as usize].owner)
             }),
@@ -124,6 +124,23 @@ impl<'p> Game<'p> {
                 cards,
             } => self.extreme(*highest, key, cards)?,
             Expr::RandomNumber { low, high } => self.random_number(low, high)?,
+            // slots (slots.rs)
+            Expr::SlotOf(card) => self.slot_of(card)?,
+            Expr::AtSlot { cards, slot } => self.at_slot(cards, slot)?,
+            Expr::ChooseSlot {
+                chooser,
+                optional,
+                zone,
+                within,
+                condition,
+            } => self.choose_slot(
+                chooser,
+                *optional,
+                zone,
+                within.as_deref(),
+                condition.as_deref(),
+            )?,
+            Expr::SlotCandidate(k) => self.slot_candidate(*k),
         })
     }
 

@@ -82,6 +82,11 @@ codes! {
     RESOLVE_UNKNOWN_OPERATOR = "fuda::resolve::unknown_operator";
     /// A move option that is no position, face, state or slot.
     RESOLVE_UNKNOWN_OPTION = "fuda::resolve::unknown_option";
+    /// A name that is no slot (or group of slots) of the zone it is read in: in a `group`, after
+    /// `at`, in a slot choice; or `at` on a zone without slots.
+    RESOLVE_UNKNOWN_SLOT = "fuda::resolve::unknown_slot";
+    /// A slot choice that is not `choose 1 …` or `choose up to 1 …`.
+    RESOLVE_INVALID_SLOT_CHOICE = "fuda::resolve::invalid_slot_choice";
     /// Too many or too few arguments.
     RESOLVE_WRONG_ARITY = "fuda::resolve::wrong_arity";
     /// A value of the wrong type.

@@ -38,12 +38,21 @@ impl<'p> Game<'p> {
             let Some(dest) = self.destination(&to, c) else {
                 continue;
             };
+            // one card per slot: a zone with slots says where the card goes, or refuses it
+            let slot = if self.has_slots(dest.zone) {
+                match self.place_in_slot(c, dest, slot.as_deref()) {
+                    Some(s) => Some(s),
+                    None => continue,
+                }
+            } else {
+                None
+            };
             let spec = MoveSpec {
                 to: dest,
                 position,
                 face,
                 state,
-                slot: slot.clone(),
+                slot,
             };
             out.extend(self.move_card(c, spec));
         }
