@@ -252,7 +252,7 @@ impl<'p> Game<'p> {
 
     /// Logs a move; the log names the card only to players who could see it on one side of
     /// the move (`seen_before`: who saw it where it was). A slot left (`left`) or taken is
-    /// named after its zone; a move from slot to slot of one zone reads `X moves to <slot>`.
+    /// named after its zone; a move from slot to slot of one zone names only the slot it goes to.
     fn log_move(
         &mut self,
         c: CardId,
@@ -262,8 +262,12 @@ impl<'p> Game<'p> {
     ) {
         let taken = self.state.cards[c as usize].slot.clone();
         let place = |k: ZoneKey, slot: Option<&str>| {
-            let z = self.zone_text(k);
-            slot.map_or_else(|| z.clone(), |s| format!("{z} at {s}"))
+            let mut z = self.zone_text(k);
+            if let Some(s) = slot {
+                z.push_str(" at ");
+                z.push_str(s);
+            }
+            z
         };
         let line = match (&taken, from == to) {
             (Some(s), true) => format!("moves to {s}"),

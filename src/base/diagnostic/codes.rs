@@ -162,6 +162,7 @@ codes! {
     DECK_TOO_MANY_OF_TYPE = "fuda::deck::too_many_of_type";
     /// A deck file with more wrong lines than are reported.
     DECK_TOO_MANY_ERRORS = "fuda::deck::too_many_errors";
-    /// A scenario names a zone, card, state, counter, stat, phase or seat the game lacks.
+    /// A scenario names a zone, card, state, counter, stat, phase, seat or slot the game lacks
+    /// (or gives two cards one slot).
     RUN_UNKNOWN_NAME = "fuda::run::unknown_name";
 }
