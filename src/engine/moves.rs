@@ -261,6 +261,12 @@ impl<'p> Game<'p> {
         left: Option<&str>,
     ) {
         let taken = self.state.cards[c as usize].slot.clone();
+        let tags = vec![(c, seen_before | self.seers(c))];
+        let source = self.source_text();
+        if let (Some(s), true) = (&taken, from == to) {
+            self.log_tagged("move", tags, &|n| format!("{} moves to {s}", n[0]), source);
+            return;
+        }
         let place = |k: ZoneKey, slot: Option<&str>| {
             let mut z = self.zone_text(k);
             if let Some(s) = slot {
@@ -269,18 +275,8 @@ impl<'p> Game<'p> {
             }
             z
         };
-        let line = match (&taken, from == to) {
-            (Some(s), true) => format!("moves to {s}"),
-            _ => format!("{} → {}", place(from, left), place(to, taken.as_deref())),
-        };
-        let sep = if from == to && taken.is_some() {
-            " "
-        } else {
-            ": "
-        };
-        let tags = vec![(c, seen_before | self.seers(c))];
-        let source = self.source_text();
-        self.log_tagged("move", tags, &|n| format!("{}{sep}{line}", n[0]), source);
+        let (fz, tz) = (place(from, left), place(to, taken.as_deref()));
+        self.log_tagged("move", tags, &|n| format!("{}: {fz} → {tz}", n[0]), source);
     }
 
     /// The core's events of a move that changed zones: `leave` and `move` (the card answering
