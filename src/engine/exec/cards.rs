@@ -39,7 +39,7 @@ impl<'p> Game<'p> {
                 continue;
             };
             // one card per slot: a zone with slots says where the card goes, or refuses it
-            let slot = if self.has_slots(dest.zone) {
+            let placed = if self.has_slots(dest.zone) {
                 match self.place_in_slot(c, dest, slot.as_deref()) {
                     Some(s) => Some(s),
                     None => continue,
@@ -52,7 +52,7 @@ impl<'p> Game<'p> {
                 position,
                 face,
                 state,
-                slot,
+                slot: placed,
             };
             out.extend(self.move_card(c, spec));
         }
