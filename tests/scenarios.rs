@@ -117,6 +117,18 @@ fn unknown_names_are_diagnostics() {
     });
 }
 
+/// A scenario putting a card in a slot its zone lacks, or two cards in one slot, gets a
+/// diagnostic at each slot's value (with a did-you-mean for the first).
+#[test]
+fn slot_names_are_diagnostics() {
+    let suite = runner::run_paths(&[PathBuf::from("tests/games/lanes/errors/slot-names.toml")]);
+    let text = rendered_diagnostics(&suite);
+    assert_eq!(suite.failed(), 1);
+    insta::with_settings!({ snapshot_path => "snapshots/run", prepend_module_to_snapshot => false }, {
+        insta::assert_snapshot!("slot-names", text.join("\n"));
+    });
+}
+
 /// A scenario of `cards/pmv/scenarios`, run on the PMV pack as found in `dir`.
 fn run_on(dir: &Path, scenario: &str) -> Report {
     let mut s = Session::new();

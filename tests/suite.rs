@@ -37,6 +37,8 @@ mod scenario_format;
 mod scenarios;
 #[path = "sim.rs"]
 mod sim;
+#[path = "slots.rs"]
+mod slots;
 #[path = "tiny_game.rs"]
 mod tiny_game;
 #[path = "typos.rs"]

@@ -127,7 +127,7 @@ pub struct Named {
     pub label: Option<Str>,
 }
 
-/// `zone deck "デッキ" private ordered per_player { slot …  relation … }`.
+/// `zone deck "デッキ" private ordered per_player { slot …  relation …  group … }`.
 #[derive(Debug, Clone)]
 pub struct ZoneDecl {
     /// Name and label.
@@ -138,6 +138,17 @@ pub struct ZoneDecl {
     pub slots: Vec<Ident>,
     /// Relations between slots.
     pub relations: Vec<RelationDecl>,
+    /// Groups of slots.
+    pub groups: Vec<GroupDecl>,
+}
+
+/// `group near "Near": left, middle, right`: slots read together.
+#[derive(Debug, Clone)]
+pub struct GroupDecl {
+    /// The group's name and label.
+    pub named: Named,
+    /// Its slots, as written.
+    pub slots: Vec<Ident>,
 }
 
 /// `relation facing: a <-> b, c <-> d`.
@@ -587,6 +598,8 @@ pub enum BinOp {
     Is,
     /// `where`
     Where,
+    /// `at`: the cards in a slot or a group of slots.
+    At,
     /// `??`
     Coalesce,
     /// `+`
@@ -674,6 +687,8 @@ pub enum ExprKind {
         /// Among which cards.
         from: Box<Expr>,
     },
+    /// `choose [who] 1|up to 1 slot of zone [at group] [where s: condition]`: a slot's name.
+    SlotChoice(SlotChoice),
     /// `declare name`.
     Declare(Ident),
     /// `top N of z` (`true`) / `bottom N of z`.
@@ -686,6 +701,23 @@ pub enum ExprKind {
     NamedWhere(Ident, Box<Expr>, Box<Expr>),
     /// `type on zone`.
     Typed(Ident, Box<Expr>),
+}
+
+/// `choose 1 slot of your.lanes at near where s: …`: a player names a slot of a zone.
+#[derive(Debug, Clone)]
+pub struct SlotChoice {
+    /// Which word introduced it (only `choose` is allowed: the checker reports the others).
+    pub kind: ChoiceKind,
+    /// The chooser, if not the resolving player.
+    pub who: Option<Box<Expr>>,
+    /// How many (`1` or `up to 1`: the checker reports any other).
+    pub quantity: Quantity,
+    /// The zone whose slots are chosen among.
+    pub zone: Box<Expr>,
+    /// `at <slot or group>`: only these slots.
+    pub within: Option<Box<Expr>>,
+    /// `where [s:] condition`: only the slots for which it holds (the candidate is a text).
+    pub filter: Option<(Option<Ident>, Box<Expr>)>,
 }
 
 /// What `random …` picks.

@@ -6,6 +6,10 @@ use super::view::PlayerView;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// The label of the option that declines an optional slot choice (`choose up to 1 slot of …`):
+/// the last option of its request (the others are the slots' names).
+pub const NO_SLOT: &str = "no slot";
+
 /// What kind of answer a request wants.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -40,10 +40,7 @@ impl<'p> Game<'p> {
                 .eval_card(of)?
                 .map_or(Value::Absent, |c| self.field(c, field)),
             Expr::KeywordValue { card, keyword } => self.keyword_value(card, keyword)?,
-            Expr::Related { of, relation } => match self.eval_card(of)? {
-                Some(c) => self.related_card(c, relation),
-                None => Value::Absent,
-            },
+            Expr::Related { of, relation } => self.related(of, relation)?,
             Expr::Owner(x) => self.eval_card(x)?.map_or(Value::Absent, |c| {
                 Value::Player(self.state.cards[c as usize].owner)
             }),
@@ -127,6 +124,23 @@ impl<'p> Game<'p> {
                 cards,
             } => self.extreme(*highest, key, cards)?,
             Expr::RandomNumber { low, high } => self.random_number(low, high)?,
+            // slots (slots.rs)
+            Expr::SlotOf(card) => self.slot_of(card)?,
+            Expr::AtSlot { cards, slot } => self.at_slot(cards, slot)?,
+            Expr::ChooseSlot {
+                chooser,
+                optional,
+                zone,
+                within,
+                condition,
+            } => self.choose_slot(
+                chooser,
+                *optional,
+                zone,
+                within.as_deref(),
+                condition.as_deref(),
+            )?,
+            Expr::SlotCandidate(k) => self.slot_candidate(*k),
         })
     }
 
@@ -136,54 +150,6 @@ impl<'p> Game<'p> {
             Value::Card(c) => Some(c),
             _ => None,
         })
-    }
-
-    /// The card in the slot a zone relation (`<zone id>.<name>`) pairs with `c`'s slot, in
-    /// another player's zone of the same kind (`this.facing`): absent when `c` has no slot, is
-    /// not in that zone, or the paired slot is empty. Other players are looked at in seat
-    /// order from the card's zone's owner.
-    fn related_card(&self, c: CardId, relation: &str) -> Value {
-        let card = &self.state.cards[c as usize];
-        let Some(slot) = card.slot.as_deref() else {
-            return Value::Absent;
-        };
-        let zone = &self.prog.ruleset.zones[card.zone.zone as usize];
-        let Some((zone_id, name)) = relation.rsplit_once('.') else {
-            return Value::Absent;
-        };
-        let Some(rel) = zone.relations.iter().find(|r| r.name == name) else {
-            return Value::Absent;
-        };
-        if zone.name.id != zone_id {
-            return Value::Absent;
-        }
-        let paired = rel.pairs.iter().find_map(|(a, b)| {
-            if a == slot {
-                Some(b.as_str())
-            } else if b == slot {
-                Some(a.as_str())
-            } else {
-                None
-            }
-        });
-        let Some(paired) = paired else {
-            return Value::Absent;
-        };
-        let players = self.state.players.len();
-        for k in 1..players {
-            let owner = ((card.zone.owner as usize + k) % players) as Seat;
-            let key = ZoneKey {
-                zone: card.zone.zone,
-                owner,
-            };
-            let found = self.state.zone(key).iter().copied().find(|&d| {
-                self.state.cards[d as usize].slot.as_deref() == Some(paired)
-            });
-            if let Some(d) = found {
-                return Value::Card(d);
-            }
-        }
-        Value::Absent
     }
 
     /// The player an expression names; `you` when it names none.

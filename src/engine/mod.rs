@@ -32,6 +32,7 @@ mod moves;
 mod payable;
 mod player_keywords;
 pub mod program;
+mod slots;
 mod stat_queries;
 pub mod state;
 mod triggers;
@@ -40,7 +41,7 @@ mod window;
 
 pub use agent::{
     decide_or_first_legal, Agent, Answer, Choice, FirstLegalAgent, RandomAgent, Request,
-    RequestKind,
+    RequestKind, NO_SLOT,
 };
 pub use log::LogEntry;
 pub use program::Program;
@@ -248,6 +249,8 @@ pub struct Game<'p> {
     ctxs: Vec<Ctx>,
     vars: Vec<(&'p str, Value)>,
     its: Vec<CardId>,
+    /// The candidate slots of the slot choices whose conditions are being read, innermost last.
+    slot_its: Vec<String>,
     answers: Vec<Answer>,
     answer_pos: usize,
     pending: Vec<Pending>,
@@ -388,6 +391,7 @@ impl<'p> Game<'p> {
             ctxs: Vec::new(),
             vars: Vec::new(),
             its: Vec::new(),
+            slot_its: Vec::new(),
             answers: Vec::new(),
             answer_pos: 0,
             pending: Vec::new(),
@@ -1159,6 +1163,9 @@ fn initial_state(prog: &Program, placements: &[Placement]) -> State {
         }
     }
     for (z, zone) in prog.ruleset.zones.iter().enumerate() {
+        if !zone.slots.is_empty() {
+            fill_slots(&mut state, &zone.slots, index16(z));
+        }
         if zone.ordered {
             for o in 0..n {
                 let k = state.slot(ZoneKey {
@@ -1170,6 +1177,29 @@ fn initial_state(prog: &Program, placements: &[Placement]) -> State {
         }
     }
     state
+}
+
+/// Gives each card placed in a zone with slots without one (and set on no card) the first slot
+/// of its owner's zone that no card holds, in placement order: one card per slot.
+fn fill_slots(state: &mut State, slots: &[String], zone: u16) {
+    for o in 0..state.players.len() {
+        let k = state.slot(ZoneKey {
+            zone,
+            owner: seat(o),
+        });
+        for i in 0..state.zones[k].len() {
+            let c = state.zones[k][i] as usize;
+            if state.cards[c].slot.is_some() || state.cards[c].host.is_some() {
+                continue;
+            }
+            let held = |s: &String| {
+                state.zones[k]
+                    .iter()
+                    .any(|x| state.cards[*x as usize].slot.as_ref() == Some(s))
+            };
+            state.cards[c].slot = slots.iter().find(|s| !held(s)).cloned();
+        }
+    }
 }
 
 /// A card as `p` places it: face up as its zone's visibility says unless told, with the

@@ -2,7 +2,7 @@
 //! move, the change itself (a new object, PMV 3.1.7), and the events it causes.
 
 use super::program::Program;
-use super::state::{shown, CardId, Value, ZoneKey};
+use super::state::{CardId, Value, ZoneKey};
 use super::{CallStart, EventData, Frame, Game};
 use crate::ir::{self, Face, Position};
 use std::rc::Rc;
@@ -42,9 +42,10 @@ impl<'p> Game<'p> {
     pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Vec<Frame<'p>> {
         let from = self.state.cards[c as usize].zone;
         if let Some(ev) = self.prog.core_move {
+            let slot = self.state.cards[c as usize].slot.clone();
             let data = EventData {
                 event: ev,
-                args: self.move_args(ev, c, from, spec.to),
+                args: self.move_args(ev, c, (from, spec.to), slot.as_deref()),
             };
             if let Some(frames) = self.replace(&data) {
                 return frames;
@@ -54,7 +55,15 @@ impl<'p> Game<'p> {
         Vec::new()
     }
 
-    pub(super) fn move_args(&self, ev: u16, c: CardId, from: ZoneKey, to: ZoneKey) -> Vec<Value> {
+    /// The payload of the core `move` event: the card, the zones (from, to), and the slot it
+    /// leaves in the first further `text` parameter, if the event has one.
+    pub(super) fn move_args(
+        &self,
+        ev: u16,
+        c: CardId,
+        (from, to): (ZoneKey, ZoneKey),
+        slot: Option<&str>,
+    ) -> Vec<Value> {
         let n = self.prog.ruleset.events[ev as usize].params.len();
         let mut args = vec![
             Value::Card(c),
@@ -63,7 +72,24 @@ impl<'p> Game<'p> {
         ];
         args.resize(n.max(3), Value::Absent);
         args.truncate(n);
+        self.put_slot(ev, &mut args, 3, slot);
         args
+    }
+
+    /// Puts a slot into the first parameter of type `text` after the `first` the core fills.
+    fn put_slot(&self, ev: u16, args: &mut [Value], first: usize, slot: Option<&str>) {
+        let Some(s) = slot else { return };
+        let params = &self.prog.ruleset.events[ev as usize].params;
+        let at = params
+            .iter()
+            .enumerate()
+            .skip(first)
+            .find(|(_, p)| p.types == [ir::Type::Text]);
+        if let Some((i, _)) = at {
+            if let Some(a) = args.get_mut(i) {
+                *a = Value::Text(s.to_string());
+            }
+        }
     }
 
     /// The first replacement ability that matches a proposed event and was not applied yet in
@@ -121,6 +147,12 @@ impl<'p> Game<'p> {
         // its text as it was where it was, for the abilities that look back
         let was_negated = self.text_negated(c);
         let seen_before = self.seers(c);
+        let left = self.state.cards[c as usize].slot.clone();
+        // a move within a zone into a taken slot: the two cards swap slots
+        let partner = match &spec.slot {
+            Some(s) if from == to => self.occupant(to, s, c),
+            _ => None,
+        };
         self.relist(c, from, to, spec.position);
         let keep = from != to && self.zone_in_play(from.zone) && self.zone_in_play(to.zone);
         self.arrive(c, from, to, keep, spec.face, spec.slot);
@@ -137,11 +169,14 @@ impl<'p> Game<'p> {
             }
         }
         self.changed();
-        self.log_move(c, from, to, seen_before);
+        self.log_move(c, (from, to), seen_before, left.as_deref());
         if from == to {
+            if let Some(d) = partner {
+                self.take_slot(d, left);
+            }
             return;
         }
-        self.emit_move_events(c, from, to, was_negated);
+        self.emit_move_events(c, from, to, was_negated, left);
     }
 
     /// Whether a zone's cards are in play.
@@ -201,9 +236,9 @@ impl<'p> Game<'p> {
             cs.host = None;
             cs.known = 0;
             cs.entered = ts;
-            cs.slot = None;
         }
-        if slot.is_some() {
+        // a zone without slots leaves the card none; within one zone, none asked keeps it
+        if from != to || slot.is_some() {
             cs.slot = slot;
         }
         if from != to {
@@ -216,19 +251,31 @@ impl<'p> Game<'p> {
     }
 
     /// Logs a move; the log names the card only to players who could see it on one side of
-    /// the move (`seen_before`: who saw it where it was).
-    fn log_move(&mut self, c: CardId, from: ZoneKey, to: ZoneKey, seen_before: u32) {
-        let zones = &self.prog.ruleset.zones;
-        let zname = |k: ZoneKey| {
-            format!(
-                "p{}'s {}",
-                shown(k.owner),
-                Program::short(&zones[k.zone as usize].name.id)
-            )
-        };
-        let (fz, tz) = (zname(from), zname(to));
+    /// the move (`seen_before`: who saw it where it was). A slot left (`left`) or taken is
+    /// named after its zone; a move from slot to slot of one zone names only the slot it goes to.
+    fn log_move(
+        &mut self,
+        c: CardId,
+        (from, to): (ZoneKey, ZoneKey),
+        seen_before: u32,
+        left: Option<&str>,
+    ) {
+        let taken = self.state.cards[c as usize].slot.clone();
         let tags = vec![(c, seen_before | self.seers(c))];
         let source = self.source_text();
+        if let (Some(s), true) = (&taken, from == to) {
+            self.log_tagged("move", tags, &|n| format!("{} moves to {s}", n[0]), source);
+            return;
+        }
+        let place = |k: ZoneKey, slot: Option<&str>| {
+            let mut z = self.zone_text(k);
+            if let Some(s) = slot {
+                z.push_str(" at ");
+                z.push_str(s);
+            }
+            z
+        };
+        let (fz, tz) = (place(from, left), place(to, taken.as_deref()));
         self.log_tagged("move", tags, &|n| format!("{}: {fz} → {tz}", n[0]), source);
     }
 
@@ -240,26 +287,37 @@ impl<'p> Game<'p> {
         from: ZoneKey,
         to: ZoneKey,
         was_negated: (bool, bool),
+        left: Option<String>,
     ) {
         if let Some(ev) = self.prog.core_leave {
-            let args = self.zone_args(ev, c, from);
+            let args = self.zone_args(ev, c, from, left.as_deref());
             self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_move {
-            let args = self.move_args(ev, c, from, to);
+            let args = self.move_args(ev, c, (from, to), left.as_deref());
             self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_enter {
-            let args = self.zone_args(ev, c, to);
+            let taken = self.state.cards[c as usize].slot.clone();
+            let args = self.zone_args(ev, c, to, taken.as_deref());
             self.emit(EventData { event: ev, args }, None);
         }
     }
 
-    pub(super) fn zone_args(&self, ev: u16, c: CardId, z: ZoneKey) -> Vec<Value> {
+    /// The payload of the core `enter` and `leave` events: the card, the zone, and the slot
+    /// (arrived at, left) in the first further `text` parameter, if the event has one.
+    pub(super) fn zone_args(
+        &self,
+        ev: u16,
+        c: CardId,
+        z: ZoneKey,
+        slot: Option<&str>,
+    ) -> Vec<Value> {
         let n = self.prog.ruleset.events[ev as usize].params.len();
         let mut args = vec![Value::Card(c), Value::Zone(z.zone, vec![z.owner])];
         args.resize(n.max(2), Value::Absent);
         args.truncate(n);
+        self.put_slot(ev, &mut args, 2, slot);
         args
     }
 }

@@ -98,11 +98,18 @@ impl<'p> Game<'p> {
                 let up = *face == Face::Up;
                 self.each_payable(cards, |g, c| g.state.cards[c as usize].face_up != up)
             }
-            Stmt::Move { cards, to, .. } => {
+            Stmt::Move {
+                cards, to, slot, ..
+            } => {
                 let Ok(to) = self.eval(to) else { return true };
+                let wanted = match slot.as_ref().map(|s| self.eval(s)) {
+                    Some(Ok(Value::Text(t))) => Some(t),
+                    _ => None,
+                };
                 self.each_payable(cards, |g, c| {
                     let at: ZoneKey = g.state.cards[c as usize].zone;
-                    g.destination(&to, c).is_some_and(|d| d != at)
+                    g.destination(&to, c)
+                        .is_some_and(|d| d != at && g.slot_free(c, d, wanted.as_deref()))
                 })
             }
             Stmt::Count {

@@ -16,6 +16,8 @@ pub struct SeenCard {
     pub states: Vec<String>,
     /// Whose card is set on which (names of cards set on it that the player sees).
     pub attached: usize,
+    /// Its slot, in a zone with slots (public: a slot of a zone is as public as the zone).
+    pub slot: Option<String>,
 }
 
 /// One player's view of a game.
@@ -50,16 +52,25 @@ impl<'g> PlayerView<'g> {
         self.game.state.outcome.as_ref()
     }
 
-    /// The cards of a player's zone as this player sees them (ordered zones top first).
+    /// The cards of a player's zone as this player sees them (ordered zones top first; a zone
+    /// with slots in the order of its slots, cards in no slot last).
     pub fn zone(&self, zone: &str, owner: Seat) -> Vec<SeenCard> {
         let Some(&z) = self.game.prog.zones.get(zone) else {
             return Vec::new();
         };
         let k = ZoneKey { zone: z, owner };
-        let ordered = self.game.prog.ruleset.zones[z as usize].ordered;
+        let info = &self.game.prog.ruleset.zones[z as usize];
         let mut cards: Vec<CardId> = self.game.state.zone(k).to_vec();
-        if ordered {
+        if info.ordered {
             cards.reverse();
+        }
+        if !info.slots.is_empty() {
+            let rank = |c: &CardId| {
+                let slot = self.game.state.cards[*c as usize].slot.as_ref();
+                slot.and_then(|s| info.slots.iter().position(|x| x == s))
+                    .unwrap_or(usize::MAX)
+            };
+            cards.sort_by_key(rank);
         }
         cards.iter().map(|c| self.seen(*c)).collect()
     }
@@ -75,6 +86,7 @@ impl<'g> PlayerView<'g> {
                 .map(|s| g.prog.states[s].id.clone())
                 .collect(),
             attached: g.state.cards.iter().filter(|x| x.host == Some(c)).count(),
+            slot: cs.slot.clone(),
         }
     }
 
@@ -128,37 +140,54 @@ impl<'g> PlayerView<'g> {
             );
             for z in &g.prog.ruleset.zones {
                 let cards = self.zone(&z.name.id, p);
-                if cards.is_empty() {
+                if cards.is_empty() && z.slots.is_empty() {
                     continue;
                 }
                 let shown = cards.iter().any(|c| c.name.is_some());
-                let body = if !shown || (z.visibility != Visibility::Public && cards.len() > 12) {
+                let body = if !z.slots.is_empty() {
+                    by_slot(&z.slots, &cards)
+                } else if !shown || (z.visibility != Visibility::Public && cards.len() > 12) {
                     format!(
                         "{} card{}",
                         cards.len(),
                         if cards.len() == 1 { "" } else { "s" }
                     )
                 } else {
-                    cards
-                        .iter()
-                        .map(|c| {
-                            let mut s = c.name.clone().unwrap_or_else(|| "?".into());
-                            if !c.states.is_empty() {
-                                let st: Vec<&str> =
-                                    c.states.iter().map(|x| Program::short(x)).collect();
-                                s.push_str(&format!(" [{}]", st.join(",")));
-                            }
-                            if c.attached > 0 {
-                                s.push_str(&format!(" (+{} set)", c.attached));
-                            }
-                            s
-                        })
-                        .collect::<Vec<_>>()
-                        .join(" · ")
+                    cards.iter().map(card_text).collect::<Vec<_>>().join(" · ")
                 };
                 let _ = writeln!(out, "  {:<12} {}", Program::short(&z.name.id), body);
             }
         }
         out
     }
+}
+
+/// A card on the board: its name (`?` when hidden), its states, the cards set on it.
+fn card_text(c: &SeenCard) -> String {
+    let mut s = c.name.clone().unwrap_or_else(|| "?".into());
+    if !c.states.is_empty() {
+        let st: Vec<&str> = c.states.iter().map(|x| Program::short(x)).collect();
+        s.push_str(&format!(" [{}]", st.join(",")));
+    }
+    if c.attached > 0 {
+        s.push_str(&format!(" (+{} set)", c.attached));
+    }
+    s
+}
+
+/// A zone with slots on the board: every slot by name with its card, `—` when empty (cards in
+/// no slot after them).
+fn by_slot(slots: &[String], cards: &[SeenCard]) -> String {
+    let mut parts: Vec<String> = slots
+        .iter()
+        .map(|s| {
+            let here = cards.iter().find(|c| c.slot.as_ref() == Some(s));
+            format!("{s}: {}", here.map_or_else(|| "—".to_string(), card_text))
+        })
+        .collect();
+    let loose = cards
+        .iter()
+        .filter(|c| c.slot.as_ref().is_none_or(|s| !slots.contains(s)));
+    parts.extend(loose.map(card_text));
+    parts.join(" · ")
 }

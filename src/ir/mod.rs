@@ -9,7 +9,9 @@
 //! - `docs/ir.md` documents what each node reads, changes and emits.
 //! - Every field is always written (no skipped defaults, no flattening), so
 //!   the same types serialize to pretty JSON for review and to a compact
-//!   binary form for the compiled-pack cache.
+//!   binary form for the compiled-pack cache. One exception: a zone's slot
+//!   `groups` are left out of human-readable forms (JSON) when there are none,
+//!   so rulesets without them read as before; the binary form always has them.
 
 pub mod normalize;
 pub mod outline;
@@ -18,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// Bumped whenever the shape of the IR changes.
-pub const IR_VERSION: u32 = 2;
+pub const IR_VERSION: u32 = 3;
 
 // Engine capacities: the engine keeps some things in fixed-size integers. The compiler reports a
 // ruleset or card that exceeds one (at check time, on the first declaration that does not fit),
@@ -204,7 +206,7 @@ pub enum Visibility {
 }
 
 /// A zone.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Zone {
     /// Id and label.
     pub name: Labelled,
@@ -229,6 +231,59 @@ pub struct Zone {
     pub slots: Vec<String>,
     /// Relations between slots of facing players.
     pub relations: Vec<Relation>,
+    /// Named groups of slots (`group near: …`), in declaration order.
+    #[serde(default)]
+    pub groups: Vec<SlotGroup>,
+}
+
+impl Serialize for Zone {
+    /// Every field, in order; `groups` left out of a human-readable form (JSON) when empty, so
+    /// the IR of a game without groups reads as it did before they existed.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let groups = !self.groups.is_empty() || !s.is_human_readable();
+        let mut z = s.serialize_struct("Zone", if groups { 12 } else { 11 })?;
+        z.serialize_field("name", &self.name)?;
+        z.serialize_field("visibility", &self.visibility)?;
+        z.serialize_field("ordered", &self.ordered)?;
+        z.serialize_field("per_player", &self.per_player)?;
+        z.serialize_field("bare_means_every", &self.bare_means_every)?;
+        z.serialize_field("in_play", &self.in_play)?;
+        z.serialize_field("to_owner", &self.to_owner)?;
+        z.serialize_field("shuffle_when_seen", &self.shuffle_when_seen)?;
+        z.serialize_field("slots", &self.slots)?;
+        z.serialize_field("relations", &self.relations)?;
+        if groups {
+            z.serialize_field("groups", &self.groups)?;
+        } else {
+            z.skip_field("groups")?;
+        }
+        z.end()
+    }
+}
+
+impl Zone {
+    /// The slots a name stands for in this zone: the slot of that name, or a group's slots
+    /// (empty when it is neither).
+    pub fn slots_named<'z>(&'z self, name: &'z str) -> impl Iterator<Item = &'z str> + 'z {
+        let group = self.groups.iter().find(|g| g.name == name);
+        let single = (group.is_none() && self.slots.iter().any(|s| s == name)).then_some(name);
+        group
+            .into_iter()
+            .flat_map(|g| g.slots.iter().map(String::as_str))
+            .chain(single)
+    }
+}
+
+/// `group near "Near": left, middle, right`: slots a zone names together.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SlotGroup {
+    /// The group's name (not qualified: slot names are not either).
+    pub name: String,
+    /// Its printed label.
+    pub label: Option<String>,
+    /// Its slots, slots of the zone.
+    pub slots: Vec<String>,
 }
 
 /// A relation between slots: `(this player's slot, the opponent's slot)` pairs.
@@ -1035,13 +1090,40 @@ pub enum Expr {
         /// The field.
         field: String,
     },
-    /// The card in the slot related to this card's slot (`this.facing`), if any.
+    /// The card in the slot related to this card's slot (`this.<relation>`), if any.
     Related {
         /// The card.
         of: Box<Expr>,
         /// The relation: `<zone id>.<relation name>`.
         relation: String,
     },
+    /// The slot a card is in, a text; absent when it is in none (`slot(c)`).
+    SlotOf(Box<Expr>),
+    /// The cards that are in a slot, or in a slot of a group, of their zone: `slot` is a text
+    /// naming the slot or the group (`cards at near`); absent names none.
+    AtSlot {
+        /// The cards.
+        cards: Box<Expr>,
+        /// The slot or group name.
+        slot: Box<Expr>,
+    },
+    /// A slot of a zone chosen by a player, a text (absent when no slot fits, or when an
+    /// `optional` choice is declined): `choose 1 slot of your.lanes at near where s: …`.
+    ChooseSlot {
+        /// Who chooses.
+        chooser: Box<Expr>,
+        /// `up to 1`: the chooser may choose none.
+        optional: bool,
+        /// The zone (of one player).
+        zone: Box<Expr>,
+        /// Only the slots this text names (a slot or a group), if given.
+        within: Option<Box<Expr>>,
+        /// Only the slots for which this holds, the slot's name read as `SlotCandidate(0)`.
+        condition: Option<Box<Expr>>,
+    },
+    /// The candidate slot (a text) of an enclosing slot choice's condition, counted out from the
+    /// innermost (0).
+    SlotCandidate(u32),
     /// Number of cards.
     Count(Box<Expr>),
     /// A card's owner.

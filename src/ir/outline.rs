@@ -618,6 +618,53 @@ pub fn expr(e: &Expr) -> String {
             format!("random number {} to {}", expr(low), expr(high))
         }
         Expr::List(xs) => format!("[{}]", list(xs, ", ")),
+        Expr::SlotOf(_)
+        | Expr::AtSlot { .. }
+        | Expr::ChooseSlot { .. }
+        | Expr::SlotCandidate(_) => slot_expr(e),
+    }
+}
+
+/// The expressions of slots in readable form: `slot(c)`, `[cards at near]`, `choose 1
+/// slot of your lanes …`, the candidate slot.
+fn slot_expr(e: &Expr) -> String {
+    let name = |x: &Expr| match x {
+        Expr::Text(t) => t.clone(),
+        other => expr(other),
+    };
+    match e {
+        Expr::SlotOf(x) => format!("slot({})", expr(x)),
+        Expr::AtSlot { cards, slot } => format!("[{} at {}]", expr(cards), name(slot)),
+        Expr::ChooseSlot {
+            chooser,
+            optional,
+            zone,
+            within,
+            condition,
+        } => {
+            let who = match chooser.as_ref() {
+                Expr::You => String::new(),
+                other => format!("({})", expr(other)),
+            };
+            let mut t = format!(
+                "choose{who} {}1 slot of {}",
+                if *optional { "up to " } else { "" },
+                expr(zone)
+            );
+            if let Some(w) = within {
+                let _ = write!(t, " at {}", name(w));
+            }
+            if let Some(c) = condition {
+                let _ = write!(t, " where {}", expr(c));
+            }
+            t
+        }
+        Expr::SlotCandidate(0) => "the slot".into(),
+        Expr::SlotCandidate(k) => format!(
+            "(the slot, {k} choice{} out)",
+            if *k == 1 { "" } else { "s" }
+        ),
+        other => expr(other),
     }
 }
 

@@ -10,8 +10,8 @@ use crate::engine::{
 };
 use crate::packs::session::Session;
 use crate::tools::scenario::{
-    AnswerKind, CardEntry, Counter, Expect, ExpectCard, ExpectPlayer, Scenario, StartPhase,
-    StatValue, Winner,
+    AnswerKind, CardEntry, Counter, Expect, ExpectCard, ExpectPlayer, Scenario, Spanned,
+    StartPhase, StatValue, Winner,
 };
 
 /// What running one scenario found.
@@ -154,6 +154,8 @@ fn answer_for(
         let (want, _) = split_index(want);
         match opt.card_id {
             Some(c) => game.card_name(c) == want || number_matches(game, opt, want),
+            // an option that is no card and no action (a slot, a mode) by its label
+            None if opt.card.is_none() && opt.action.is_none() => opt.label == want,
             None => opt.card.as_deref() == Some(want),
         }
     };
@@ -198,6 +200,13 @@ fn answer_for(
             match req.options.iter().position(|o| o.label == label.value) {
                 Some(i) => Answer::Pick(i),
                 None => return Err(format!("no option is labelled `{}`", label.value)),
+            }
+        }
+        (RequestKind::OneOf, AnswerKind::Choose(names)) if names.is_empty() => {
+            // `choose nothing` declines an optional slot choice
+            match req.options.iter().position(|o| o.label == engine::NO_SLOT) {
+                Some(i) => Answer::Pick(i),
+                None => return Err("this choice cannot be declined".into()),
             }
         }
         (RequestKind::OneOf, AnswerKind::Choose(names)) if names.len() == 1 => {
@@ -375,6 +384,7 @@ impl Resolver<'_> {
         let Some(def) = self.card(&e.card, e.card.span) else {
             return;
         };
+        let slot = e.slot.as_ref().and_then(|s| self.slot(s, zone, out));
         let states: Vec<u16> = e
             .states
             .iter()
@@ -406,12 +416,47 @@ impl Resolver<'_> {
                     .as_ref()
                     .map(|f| f.value == crate::tools::scenario::Face::Up),
                 host,
-                slot: e.slot.as_ref().map(|s| s.value.clone()),
+                slot: slot.clone(),
             });
             for a in &e.attached {
                 self.place(a, seat, zone, Some(me), out);
             }
         }
+    }
+
+    /// A slot of zone `zone` named in a card entry, not held by a card placed before: or a
+    /// diagnostic (with a did-you-mean for a slot the zone lacks).
+    fn slot(&mut self, s: &Spanned<String>, zone: ZoneKey, placed: &[Placement]) -> Option<String> {
+        let info = &self.prog.ruleset.zones[zone.zone as usize];
+        let z = Program::short(&info.name.id);
+        if info.slots.contains(&s.value) {
+            let held = placed
+                .iter()
+                .any(|p| p.zone == zone && p.slot.as_ref() == Some(&s.value));
+            if held {
+                self.diags.push(Diagnostic::error(
+                    codes::RUN_UNKNOWN_NAME,
+                    self.file,
+                    s.span,
+                    format!("slot `{}` of zone `{z}` holds a card already", s.value),
+                    "one card per slot",
+                ));
+                return None;
+            }
+            return Some(s.value.clone());
+        }
+        let mut d = Diagnostic::error(
+            codes::RUN_UNKNOWN_NAME,
+            self.file,
+            s.span,
+            format!("zone `{z}` has no slot `{}`", s.value),
+            "unknown slot",
+        );
+        if let Some(c) = diagnostic::closest(&s.value, info.slots.iter().map(String::as_str)) {
+            d = d.with_help(format!("did you mean `{c}`?"));
+        }
+        self.diags.push(d);
+        None
     }
 
     fn check_expect_names(&mut self, sc: &Scenario) {
@@ -671,6 +716,16 @@ fn check_card(game: &mut Game<'_>, c: &ExpectCard, r: &mut Report) {
                 "{label}: expected face {}",
                 if up { "down" } else { "up" }
             ));
+        }
+    }
+    if let Some(want) = &c.slot {
+        let got = game.state.cards[card as usize]
+            .slot
+            .as_deref()
+            .unwrap_or("none");
+        if got != want.value {
+            r.failures
+                .push(format!("{label}: expected slot {}, got {got}", want.value));
         }
     }
     if let Some(att) = &c.attached {

@@ -85,6 +85,11 @@ codes! {
     RESOLVE_UNKNOWN_OPERATOR = "fuda::resolve::unknown_operator";
     /// A move option that is no position, face, state or slot.
     RESOLVE_UNKNOWN_OPTION = "fuda::resolve::unknown_option";
+    /// A name that is no slot (or group of slots) of the zone it is read in: in a `group`, after
+    /// `at`, in a slot choice; or `at` on a zone without slots.
+    RESOLVE_UNKNOWN_SLOT = "fuda::resolve::unknown_slot";
+    /// A slot choice that is not `choose 1 …` or `choose up to 1 …`.
+    RESOLVE_INVALID_SLOT_CHOICE = "fuda::resolve::invalid_slot_choice";
     /// Too many or too few arguments.
     RESOLVE_WRONG_ARITY = "fuda::resolve::wrong_arity";
     /// A value of the wrong type.
@@ -160,6 +165,7 @@ codes! {
     DECK_TOO_MANY_OF_TYPE = "fuda::deck::too_many_of_type";
     /// A deck file with more wrong lines than are reported.
     DECK_TOO_MANY_ERRORS = "fuda::deck::too_many_errors";
-    /// A scenario names a zone, card, state, counter, stat, phase or seat the game lacks.
+    /// A scenario names a zone, card, state, counter, stat, phase, seat or slot the game lacks
+    /// (or gives two cards one slot).
     RUN_UNKNOWN_NAME = "fuda::run::unknown_name";
 }

@@ -229,6 +229,7 @@ fn rule_name(rule: Rule) -> String {
         Rule::move_face => "`face_up` or `face_down`",
         Rule::move_state => "`as <state>`",
         Rule::move_slot => "`at <slot>`",
+        Rule::slot_source => "`slot of <zone>`",
         Rule::negate_scope => "`text` or `effect`",
         Rule::negate_all => "`all`",
         Rule::layer_override => "`in layer …`",

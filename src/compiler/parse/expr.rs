@@ -98,6 +98,7 @@ fn binop(rule: Rule) -> Option<BinOp> {
         Rule::has_op => BinOp::Has,
         Rule::is_op => BinOp::Is,
         Rule::where_op => BinOp::Where,
+        Rule::at_op => BinOp::At,
         Rule::coalesce_op => BinOp::Coalesce,
         Rule::add_op => BinOp::Add,
         Rule::sub_op => BinOp::Sub,
@@ -109,7 +110,7 @@ fn binop(rule: Rule) -> Option<BinOp> {
 
 fn infix_bp(op: BinOp) -> u8 {
     match op {
-        BinOp::Where => 1,
+        BinOp::Where | BinOp::At => 1,
         BinOp::Or => 2,
         BinOp::And => 3,
         BinOp::Eq
@@ -299,12 +300,14 @@ fn random_expr(b: &mut Builder, pair: P) -> ExprKind {
     })
 }
 
-/// `target|choose|search (who) quantity from`: a choice a player makes.
+/// `target|choose|search (who) quantity from`: a choice a player makes; with `slot of zone`,
+/// a choice of a slot.
 fn choice_expr(b: &mut Builder, pair: P) -> ExprKind {
     let mut kind = ChoiceKind::Choose;
     let mut who = None;
     let mut quantity = Quantity::Any;
     let mut from = None;
+    let mut slots = false;
     for p in children(pair) {
         match p.as_rule() {
             Rule::target_kw => kind = ChoiceKind::Target,
@@ -312,14 +315,64 @@ fn choice_expr(b: &mut Builder, pair: P) -> ExprKind {
             Rule::search_kw => kind = ChoiceKind::Search,
             Rule::who => who = Some(Box::new(b.inner_expr(p))),
             Rule::quantity => quantity = quantity_of(b, p),
+            Rule::slot_source => {
+                slots = true;
+                from = Some(Box::new(b.inner_expr(p)));
+            }
             _ => from = Some(Box::new(build(b, p))),
         }
+    }
+    let from = from.expect("grammar: choice source");
+    if slots {
+        return ExprKind::SlotChoice(slot_choice(kind, who, quantity, *from));
     }
     ExprKind::Choice {
         kind,
         who,
         quantity,
-        from: from.expect("grammar: choice source"),
+        from,
+    }
+}
+
+/// `choose … slot of <source>`: the source read as a zone, then `at <slot or group>` and
+/// `where [s:] <condition>` after it, in either order (each at most once).
+fn slot_choice(
+    kind: ChoiceKind,
+    who: Option<Box<Expr>>,
+    quantity: Quantity,
+    source: Expr,
+) -> SlotChoice {
+    let mut zone = source;
+    let mut within = None;
+    let mut filter = None;
+    loop {
+        let Expr { kind, span } = zone;
+        zone = match kind {
+            ExprKind::Binary(BinOp::Where, l, r) if filter.is_none() => {
+                filter = Some((None, r));
+                *l
+            }
+            ExprKind::NamedWhere(name, l, r) if filter.is_none() => {
+                filter = Some((Some(name), r));
+                *l
+            }
+            ExprKind::Binary(BinOp::At, l, r) if within.is_none() => {
+                within = Some(r);
+                *l
+            }
+            kind => {
+                zone = Expr { kind, span };
+                break;
+            }
+        };
+    }
+    SlotChoice {
+        kind,
+        who,
+        quantity,
+        zone: Box::new(zone),
+        within,
+        filter,
     }
 }
 

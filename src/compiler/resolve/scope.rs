@@ -118,6 +118,10 @@ pub struct Ctx<'a> {
     pub filter_depth: usize,
     /// Filter candidates named with `where c:`, each with the filter depth inside its filter.
     pub candidates: Vec<(String, usize)>,
+    /// The conditions of slot choices being checked, innermost last: the name given to the
+    /// candidate slot (`where s:`), and the filter depth where the condition is (not raised:
+    /// a slot is no card; `it` is the slot only at that very depth).
+    pub slot_candidates: Vec<(Option<String>, usize)>,
     /// Exact names compared against (`name == "…"`), checked once all packs are loaded.
     pub exact_names: Vec<(String, Span)>,
 }
@@ -135,6 +139,7 @@ impl<'a> Ctx<'a> {
             event: None,
             filter_depth: 0,
             candidates: Vec::new(),
+            slot_candidates: Vec::new(),
             exact_names: Vec::new(),
         }
     }
@@ -180,6 +185,14 @@ impl<'a> Ctx<'a> {
                 warn_unused,
             });
         }
+    }
+
+    /// Whether `it` and bare names are read in a slot choice's condition, outside any card
+    /// filter nested in it: `it` is then the candidate slot.
+    pub fn in_slot_condition(&self) -> bool {
+        self.slot_candidates
+            .last()
+            .is_some_and(|(_, depth)| *depth == self.filter_depth)
     }
 
     /// Looks a local up, marking it used.

@@ -50,6 +50,8 @@ pub struct ZoneSym {
     pub id: String,
     /// Slot names.
     pub slots: Vec<String>,
+    /// Names of its groups of slots.
+    pub groups: Vec<String>,
     /// Whether its cards are in an order (`ordered`): only then do `top`/`bottom` mean anything.
     pub ordered: bool,
 }
@@ -453,6 +455,7 @@ impl Declarer<'_> {
             shuffle_when_seen: false,
             slots: z.slots.iter().map(|s| s.name.clone()).collect(),
             relations: Vec::new(),
+            groups: Vec::new(),
         };
         for p in &z.props {
             self.zone_property(&mut zone, p);
@@ -460,12 +463,16 @@ impl Declarer<'_> {
         for r in &z.relations {
             self.declare_relation(&mut zone, &z.named.name.name, r);
         }
+        for g in &z.groups {
+            self.declare_group(&mut zone, &z.named.name.name, g);
+        }
         self.enter(
             |s| &mut s.zones,
             &z.named.name,
             ZoneSym {
                 id: zone.name.id.clone(),
                 slots: zone.slots.clone(),
+                groups: zone.groups.iter().map(|g| g.name.clone()).collect(),
                 ordered: zone.ordered,
             },
         );
@@ -517,6 +524,47 @@ impl Declarer<'_> {
                 .iter()
                 .map(|(a, b)| (a.name.clone(), b.name.clone()))
                 .collect(),
+        });
+    }
+
+    /// `group row "label": a, b` in a zone (named `zone_name`): a new name (no slot's, no other
+    /// group's) for slots of the zone.
+    fn declare_group(&mut self, zone: &mut ir::Zone, zone_name: &str, g: &ast::GroupDecl) {
+        let name = &g.named.name;
+        let taken =
+            zone.slots.contains(&name.name) || zone.groups.iter().any(|x| x.name == name.name);
+        if taken {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::RESOLVE_DUPLICATE_DECLARATION,
+                    self.file,
+                    name.span,
+                    format!(
+                        "zone `{zone_name}` already has a slot or group `{}`",
+                        name.name
+                    ),
+                    "declared again here",
+                )
+                .with_help("a group needs a name of its own: `at <name>` reads either"),
+            );
+            return;
+        }
+        for s in &g.slots {
+            if !zone.slots.contains(&s.name) {
+                let help = did_you_mean(&s.name, zone.slots.iter().map(String::as_str));
+                self.report_unknown(
+                    codes::RESOLVE_UNKNOWN_SLOT,
+                    s.span,
+                    format!("zone `{zone_name}` has no slot `{}`", s.name),
+                    "unknown slot",
+                    help,
+                );
+            }
+        }
+        zone.groups.push(ir::SlotGroup {
+            name: name.name.clone(),
+            label: g.named.label.as_ref().map(|l| l.value.clone()),
+            slots: g.slots.iter().map(|s| s.name.clone()).collect(),
         });
     }
 

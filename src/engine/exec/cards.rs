@@ -67,12 +67,21 @@ impl<'p> Game<'p> {
         let Some(dest) = self.destination(to, c) else {
             return Vec::new();
         };
+        // one card per slot: a zone with slots says where the card goes, or refuses it
+        let placed = if self.has_slots(dest.zone) {
+            match self.place_in_slot(c, dest, slot.as_deref()) {
+                Some(s) => Some(s),
+                None => return Vec::new(),
+            }
+        } else {
+            None
+        };
         let spec = MoveSpec {
             to: dest,
             position,
             face,
             state,
-            slot,
+            slot: placed,
         };
         self.move_card(c, spec)
     }

@@ -32,6 +32,7 @@ const CARD_KEYS: &[&str] = &[
     "counters",
     "face",
     "attached",
+    "slot",
 ];
 /// The suffix of a key that counts a zone's cards.
 const COUNT_SUFFIX: &str = "_count";
@@ -213,6 +214,7 @@ fn card(r: &mut Reader<'_>, span: Span, table: &DeTable<'_>) -> Option<ExpectCar
         counters: Vec::new(),
         face: None,
         attached: None,
+        slot: None,
         span,
     };
     let mut name = None;
@@ -236,6 +238,7 @@ fn card(r: &mut Reader<'_>, span: Span, table: &DeTable<'_>) -> Option<ExpectCar
             "not_states" => c.not_states = r.names(v, "`not_states`"),
             "counters" => c.counters = r.counters(v, "`counters`"),
             "face" => c.face = face(r, v),
+            "slot" => c.slot = r.name(v, "`slot`"),
             "attached" => c.attached = Some(entries(r, v, "`attached`", EntryMode::Contents, 0)),
             _ if is_expect_key(key) => r.misplaced_key(k, "`[[expect.card]]`", "`[expect]`"),
             _ => r.unknown_key(k, "`[[expect.card]]`", CARD_KEYS),

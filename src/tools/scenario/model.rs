@@ -276,6 +276,8 @@ pub struct ExpectCard {
     pub face: Option<Spanned<Face>>,
     /// The cards that must be attached to it, exactly (by name, in any order), if given.
     pub attached: Option<Vec<CardEntry>>,
+    /// The slot it must be in (`"none"`: in no slot), if given.
+    pub slot: Option<Spanned<String>>,
     /// The table's header or inline table.
     pub span: Span,
 }

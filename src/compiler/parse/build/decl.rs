@@ -61,12 +61,14 @@ impl Builder<'_> {
         }
     }
 
-    /// `zone name "label" props… { slot … relation … }`: properties, slots and relations.
+    /// `zone name "label" props… { slot … relation … group … }`: properties, slots, relations
+    /// and groups of slots.
     fn zone_decl(&mut self, mut it: Parts) -> Decl {
         let named = self.named_from(&mut it);
         let mut props = Vec::new();
         let mut slots = Vec::new();
         let mut relations = Vec::new();
+        let mut groups = Vec::new();
         for p in it {
             match p.as_rule() {
                 Rule::zone_prop => props.push(self.ident(p)),
@@ -75,6 +77,7 @@ impl Builder<'_> {
                         match b.as_rule() {
                             Rule::slot_decl => slots.extend(children(b).map(|i| self.ident(i))),
                             Rule::relation_decl => relations.push(self.relation_decl(b)),
+                            Rule::group_decl => groups.push(self.group_decl(b)),
                             _ => {}
                         }
                     }
@@ -87,7 +90,16 @@ impl Builder<'_> {
             props,
             slots,
             relations,
+            groups,
         })
+    }
+
+    /// `group name "label": a, b, …` inside a zone body.
+    fn group_decl(&mut self, pair: P) -> GroupDecl {
+        let mut it = children(pair).peekable();
+        let named = self.named_from(&mut it);
+        let slots = it.map(|i| self.ident(i)).collect();
+        GroupDecl { named, slots }
     }
 
     /// `relation name: a <-> b, …` inside a zone body.

@@ -169,6 +169,17 @@ impl Builder<'_> {
                 _ => opts.slot = children(o).next().map(|e| self.expr(e)),
             }
         }
+        // `move c to z at s`: the `at` after the destination is the move's slot, not a filter
+        let to = match to.kind {
+            ExprKind::Binary(BinOp::At, zone, slot) if opts.slot.is_none() => {
+                opts.slot = Some(*slot);
+                *zone
+            }
+            kind => Expr {
+                kind,
+                span: to.span,
+            },
+        };
         StmtKind::Move(what, to, opts)
     }
 

@@ -73,6 +73,7 @@ impl Ctx<'_> {
             }
             BinOp::Coalesce => self.resolve_coalesce(l, r),
             BinOp::Where => self.resolve_where(l, r),
+            BinOp::At => self.resolve_at(l, r),
             BinOp::Has => self.resolve_has(l, r),
             BinOp::Is => self.resolve_is(l, r),
         }

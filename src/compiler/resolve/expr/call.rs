@@ -23,6 +23,7 @@ pub const BUILTINS: &[(&str, usize)] = &[
     ("cancelled", 2),
     ("printed", 1),
     ("modified", 1),
+    ("slot", 1),
 ];
 
 impl Ctx<'_> {
@@ -54,6 +55,7 @@ impl Ctx<'_> {
             "opponent_of" => (Expr::OpponentOf(bx(self.player(a))), Ty::of(Type::Player)),
             "attached" => (Expr::Attached(one_card(self)), Ty::of(Type::Cards)),
             "host" => (Expr::Host(one_card(self)), Ty::Of(Type::Card, true)),
+            "slot" => (Expr::SlotOf(one_card(self)), Ty::Of(Type::Text, true)),
             "distinct" => self.resolve_distinct(a, &args[1].value),
             "printed" | "modified" => self.resolve_stat_query(&name.name, a, args.get(1)),
             _ => {

@@ -8,6 +8,7 @@ mod binary;
 mod call;
 mod history;
 mod member;
+mod slots;
 
 use super::scope::{Ctx, Ty};
 use crate::base::diagnostic::{codes, did_you_mean, Diagnostic};
@@ -117,6 +118,10 @@ impl Ctx<'_> {
                 self.check_continuous_pick(span, "a choice");
                 self.resolve_choice(*kind, who.as_deref(), quantity, from)
             }
+            ExprKind::SlotChoice(c) => {
+                self.check_continuous_pick(span, "a choice");
+                self.resolve_slot_choice(c, span)
+            }
             ExprKind::Declare(what) => {
                 self.check_continuous_pick(span, "a declaration");
                 self.resolve_declare(what)
@@ -165,8 +170,12 @@ impl Ctx<'_> {
         )
     }
 
-    /// `it`: the candidate card inside a `where` filter.
+    /// `it`: the candidate card inside a `where` filter (the candidate slot, a text, in a slot
+    /// choice's condition).
     fn resolve_it(&mut self, span: Span) -> (Expr, Ty) {
+        if self.in_slot_condition() {
+            return (Expr::SlotCandidate(0), Ty::of(Type::Text));
+        }
         let present = self.filter_depth > 0;
         self.implicit_card(
             Expr::It,
@@ -410,9 +419,8 @@ impl Ctx<'_> {
     /// A bare name: a filter's named candidate, a local, a member of `it` inside a filter, or a
     /// zone.
     fn resolve_name(&mut self, id: &ast::Ident) -> (Expr, Ty) {
-        if let Some(&(_, depth)) = self.candidates.iter().rev().find(|(n, _)| *n == id.name) {
-            let out = u32::try_from(self.filter_depth.saturating_sub(depth)).unwrap_or(u32::MAX);
-            return (Expr::Candidate(out), Ty::of(Type::Card));
+        if let Some(found) = self.named_candidate(&id.name) {
+            return found;
         }
         if let Some(ty) = self.lookup(&id.name) {
             return (Expr::Var(id.name.clone()), ty);
@@ -430,7 +438,7 @@ impl Ctx<'_> {
             );
             return invalid();
         }
-        if self.filter_depth > 0 {
+        if self.filter_depth > 0 && !self.in_slot_condition() {
             if let Some(r) = self.card_member(Expr::It, &id.name) {
                 return r;
             }
@@ -447,6 +455,7 @@ impl Ctx<'_> {
     fn check_unknown_name(&mut self, id: &ast::Ident) {
         let mut names = self.local_names();
         names.extend(self.candidates.iter().map(|(n, _)| n.clone()));
+        names.extend(self.slot_candidates.iter().filter_map(|(n, _)| n.clone()));
         names.extend(self.sym.zones.keys().cloned());
         if self.filter_depth > 0 {
             names.extend(self.sym.stats.keys().cloned());

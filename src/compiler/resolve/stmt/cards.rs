@@ -5,7 +5,7 @@ use super::face;
 use crate::base::diagnostic::{codes, Diagnostic};
 use crate::compiler::ast;
 use crate::compiler::resolve::scope::{names_in, Ctx};
-use crate::compiler::resolve::symbols::{CardTypeSym, Symbols};
+use crate::compiler::resolve::symbols::{CardTypeSym, Symbols, ZoneSym};
 use crate::ir::{self, Expr, FieldType, Stmt, Type};
 use std::collections::BTreeMap;
 
@@ -34,7 +34,7 @@ impl<'a> Ctx<'a> {
             .as_ref()
             .and_then(|st| self.declared(&sym.states, codes::RESOLVE_UNKNOWN_STATE, "state", st))
             .map(|s| s.id.clone());
-        let slot = opts.slot.as_ref().map(|e| self.slot(e));
+        let slot = opts.slot.as_ref().map(|e| self.slot(e, &to));
         Stmt::Move {
             cards,
             to,
@@ -56,15 +56,23 @@ impl<'a> Ctx<'a> {
         self.zone(e)
     }
 
-    /// A slot: a declared slot name, or a text expression naming one (`event.slot`).
-    fn slot(&mut self, e: &ast::Expr) -> Expr {
+    /// A slot of the destination `to`: a declared slot name (of that zone, when the
+    /// destination names one with slots), or a text expression naming one (`event.slot`).
+    fn slot(&mut self, e: &ast::Expr, to: &Expr) -> Expr {
+        let sym: &'a Symbols = self.sym;
+        let dest = match to {
+            Expr::Zone { zone, .. } => sym.zones.values().find(|z| z.id == *zone),
+            _ => None,
+        };
+        let zones: Vec<&ZoneSym> = match dest {
+            Some(z) if !z.slots.is_empty() => vec![z],
+            _ => sym.zones.values().collect(),
+        };
         if let ast::ExprKind::Name(n) = &e.kind {
             if self.lookup(&n.name).is_none() {
-                if !self.sym.zones.values().any(|z| z.slots.contains(&n.name)) {
-                    let names: Vec<&str> = self
-                        .sym
-                        .zones
-                        .values()
+                if !zones.iter().any(|z| z.slots.contains(&n.name)) {
+                    let names: Vec<&str> = zones
+                        .iter()
                         .flat_map(|z| z.slots.iter().map(String::as_str))
                         .collect();
                     self.unknown(
