@@ -3,8 +3,9 @@
 //! `cargo bench --bench engine` (run from the crate root, so `cards/pmv` is found).
 //!
 //! Measured (criterion):
-//! - `random_game/pmv`: one PMV game between the two shipped decks (`cards/pmv/decks/`, from
-//!   `Session::decks`), a `RandomAgent` on each seat, played to the end with `Game::play`. The
+//! - `random_game/pmv` and `random_game/ws`: one game of Phantom Magic Vision (Weiss Schwarz)
+//!   between the game's two shipped decks (`cards/<game>/decks/`, from `Session::decks`), a
+//!   `RandomAgent` on each seat, played to the end with `Game::play`. The
 //!   seed changes with every iteration (`sim::game_seed(SEED, i)`, and the decks swap seats on
 //!   odd games, as `fuda sim` does), so the figure is a mean over many different games.
 //!   Throughput: games (the goal: ≥ 10,000 games/s on one core).
@@ -24,8 +25,9 @@
 //! `Instant` runs (games/s over ≥ 2 s of games; per effect the best of 5 rounds of the mean of
 //! 2,000 runs, less the timer's overhead): the figures, and their ratios to the goals.
 //!
-//! `FUDA_BENCH_GAMES=N cargo bench --bench engine` only plays N games (seeds as above) and
-//! exits: a fixed amount of work for profilers (`valgrind --tool=callgrind <bench binary>`).
+//! `FUDA_BENCH_GAMES=N cargo bench --bench engine` only plays N PMV games (seeds as above) and
+//! exits: a fixed amount of work for profilers (`valgrind --tool=callgrind <bench binary>`);
+//! `FUDA_BENCH_GAME=ws` plays WS games instead.
 //! `FUDA_BENCH_EFFECT=<name> FUDA_BENCH_RUNS=N` only runs that effect N times through the engine
 //! (`ir_runs`) and N times as its closure (`native_runs`), on inputs cloned beforehand: under
 //! callgrind, the inclusive instruction counts of the two functions give a ratio that does not
@@ -54,19 +56,19 @@ const GOAL_RATIO: f64 = 2.0;
 
 // ───────────────────────────── random games ─────────────────────────────
 
-/// The `pmv` program and the shipped decks (card definition indices), as `fuda sim` loads them.
-fn load_games() -> (Program, Vec<Vec<u32>>) {
+/// A game's program and its shipped decks (card definition indices), as `fuda sim` loads them.
+fn load_games(game: &str) -> (Program, Vec<Vec<u32>>) {
     let mut s = Session::new();
-    s.check_path(Path::new("cards/pmv"));
+    s.check_path(&Path::new("cards").join(game));
     s.finish();
-    assert_eq!(s.error_count(), 0, "cards/pmv checks clean");
-    let prog = s.program("pmv").expect("the pmv program");
+    assert_eq!(s.error_count(), 0, "cards/{game} checks clean");
+    let prog = s.program(game).expect("the game's program");
     let decks: Vec<Vec<u32>> = s
         .decks
         .iter()
         .map(|d| d.cards().iter().map(|id| prog.card_index[id]).collect())
         .collect();
-    assert_eq!(decks.len(), 2, "cards/pmv/decks holds two decks");
+    assert_eq!(decks.len(), 2, "cards/{game}/decks holds two decks");
     (prog, decks)
 }
 
@@ -806,14 +808,20 @@ fn best_mean<S, T>(
 }
 
 struct Figures {
-    games: u64,
-    games_time: Duration,
-    turns: u64,
-    steps: u64,
+    games: Vec<GameFigures>,
     effects: Vec<(&'static str, &'static str, Duration, Duration)>,
 }
 
-fn measure(prog: &Program, decks: &[Vec<u32>], eprog: &Program, t: &Table) -> Figures {
+/// Random games of one game, played for at least 2 s.
+struct GameFigures {
+    name: &'static str,
+    games: u64,
+    time: Duration,
+    turns: u64,
+    steps: u64,
+}
+
+fn measure_games(name: &'static str, prog: &Program, decks: &[Vec<u32>]) -> GameFigures {
     let start = Instant::now();
     let (mut games, mut turns, mut steps) = (0u64, 0u64, 0u64);
     while games < 20 || start.elapsed() < Duration::from_secs(2) {
@@ -822,7 +830,24 @@ fn measure(prog: &Program, decks: &[Vec<u32>], eprog: &Program, t: &Table) -> Fi
         turns += tn as u64;
         steps += st;
     }
-    let games_time = start.elapsed();
+    GameFigures {
+        name,
+        games,
+        time: start.elapsed(),
+        turns,
+        steps,
+    }
+}
+
+fn measure(
+    games: &[(&'static str, Program, Vec<Vec<u32>>)],
+    eprog: &Program,
+    t: &Table,
+) -> Figures {
+    let games = games
+        .iter()
+        .map(|(name, prog, decks)| measure_games(name, prog, decks))
+        .collect();
     let native = Native::new(eprog);
     let game = prepared_game(eprog, t);
     let overhead = timer_overhead();
@@ -834,36 +859,36 @@ fn measure(prog: &Program, decks: &[Vec<u32>], eprog: &Program, t: &Table) -> Fi
     }
     Figures {
         games,
-        games_time,
-        turns,
-        steps,
         effects: out,
     }
 }
 
 fn summary(f: &Figures) {
-    let per_sec = f.games as f64 / f.games_time.as_secs_f64();
     eprintln!();
     eprintln!("── fuda engine benchmark (one core; manual runs) ──");
-    eprintln!(
-        "  random PMV games: {} games in {:.2} s = {:.1} games/s ({:.0} µs/game; {:.1} turns, {:.0} statements a game)",
-        f.games,
-        f.games_time.as_secs_f64(),
-        per_sec,
-        1e6 / per_sec,
-        f.turns as f64 / f.games as f64,
-        f.steps as f64 / f.games as f64
-    );
-    eprintln!(
-        "  goal ≥ {GOAL_GAMES_PER_SEC:.0} games/s: measured / goal = {:.4} ({}; {:.0}× short)",
-        per_sec / GOAL_GAMES_PER_SEC,
-        if per_sec >= GOAL_GAMES_PER_SEC {
-            "met"
-        } else {
-            "not met"
-        },
-        GOAL_GAMES_PER_SEC / per_sec
-    );
+    for g in &f.games {
+        let per_sec = g.games as f64 / g.time.as_secs_f64();
+        eprintln!(
+            "  random {} games: {} games in {:.2} s = {:.1} games/s ({:.0} µs/game; {:.1} turns, {:.0} statements a game)",
+            g.name,
+            g.games,
+            g.time.as_secs_f64(),
+            per_sec,
+            1e6 / per_sec,
+            g.turns as f64 / g.games as f64,
+            g.steps as f64 / g.games as f64
+        );
+        eprintln!(
+            "  goal ≥ {GOAL_GAMES_PER_SEC:.0} games/s: measured / goal = {:.4} ({}; {:.0}× short)",
+            per_sec / GOAL_GAMES_PER_SEC,
+            if per_sec >= GOAL_GAMES_PER_SEC {
+                "met"
+            } else {
+                "not met"
+            },
+            GOAL_GAMES_PER_SEC / per_sec
+        );
+    }
     eprintln!();
     eprintln!(
         "  {:<22} {:>11} {:>11} {:>9}   (goal: ir / native ≤ {GOAL_RATIO:.0}×; best of {ROUNDS} × {RUNS} runs)",
@@ -901,17 +926,22 @@ fn summary(f: &Figures) {
 // ───────────────────────────── main ─────────────────────────────
 
 fn main() {
-    let (prog, decks) = load_games();
+    let (prog, decks) = load_games("pmv");
+    let (ws_prog, ws_decks) = load_games("ws");
 
     // A fixed amount of work for profilers.
     if let Some(n) = std::env::var("FUDA_BENCH_GAMES")
         .ok()
         .and_then(|s| s.parse::<u64>().ok())
     {
+        let (prog, decks) = match std::env::var("FUDA_BENCH_GAME").as_deref() {
+            Ok("ws") => (&ws_prog, &ws_decks),
+            _ => (&prog, &decks),
+        };
         let t = Instant::now();
         let mut steps = 0;
         for i in 0..n {
-            steps += play_game(&prog, &decks, i).2;
+            steps += play_game(prog, decks, i).2;
         }
         eprintln!("{n} games, {steps} statements, {:?}", t.elapsed());
         return;
@@ -976,6 +1006,13 @@ fn main() {
                 play_game(&prog, &decks, black_box(i))
             })
         });
+        g.bench_function("ws", |b| {
+            let mut i = 0u64;
+            b.iter(|| {
+                i += 1;
+                play_game(&ws_prog, &ws_decks, black_box(i))
+            })
+        });
         g.finish();
     }
     {
@@ -1009,6 +1046,7 @@ fn main() {
     }
     c.final_summary();
 
-    let figures = measure(&prog, &decks, &eprog, &t);
+    let games = [("PMV", prog, decks), ("WS", ws_prog, ws_decks)];
+    let figures = measure(&games, &eprog, &t);
     summary(&figures);
 }

@@ -1,17 +1,20 @@
-//! The engine keeps its invariants over whole games of Phantom Magic Vision (`cards/pmv`, its
-//! decks in `cards/pmv/decks/` loaded through `Session`), seeded random agents on both seats:
+//! The engine keeps its invariants over whole games of Phantom Magic Vision (`cards/pmv`) and
+//! Weiss Schwarz (`cards/ws`), each game's two decks in its `decks/` folder loaded through
+//! `Session`, seeded random agents on both seats:
 //! - every card is in exactly one zone: each card id is in exactly one of `state.zones`' lists,
 //!   and that list is the one the card's `zone` names;
+//! - in a zone with slots (the WS stage) every card has one of its slots, no two the same;
 //! - the number of cards is the decks' total: nothing is created or lost;
 //! - every game ends (an outcome), never by the step limit, and a draw says why in a note;
 //! - no answer is lost: the same question is not asked again and again with nothing happening
 //!   in between (games are stepped by hand, as `Game::play` does);
 //! - no panic.
 //!
-//! `pmv_random_games` plays a few hundred games (a debug build on a shared machine);
-//! `pmv_ten_thousand_random_games` plays 10,000 (`cargo test --release -- --ignored`).
-//! `pmv_zones_hold_after_every_answer` steps a few games by hand and checks the zones after
-//! every answer.
+//! `pmv_random_games` and `ws_random_games` play a hundred-odd games each (a debug build on a
+//! shared machine); `pmv_ten_thousand_random_games` and `ws_ten_thousand_random_games` play
+//! 10,000 (`cargo test --release -- --ignored`). `pmv_zones_hold_after_every_answer` and
+//! `ws_zones_hold_after_every_answer` step a few games by hand and check the zones after every
+//! answer.
 
 use crate::support;
 
@@ -24,10 +27,14 @@ use support::{
     Loaded,
 };
 
-/// The pack.
-const PACK: &str = "cards/pmv";
+/// The PMV pack.
+const PMV: &str = "cards/pmv";
+/// The WS pack.
+const WS: &str = "cards/ws";
 /// Games of `pmv_random_games` (10–15 s in a debug build on the busy 2-core machine).
 const GAMES: u64 = 120;
+/// Games of `ws_random_games` (WS games run longer: about 40 turns).
+const WS_GAMES: u64 = 60;
 /// Games of the ignored long run.
 const LONG_GAMES: u64 = 10_000;
 /// Games stepped by hand.
@@ -73,10 +80,10 @@ fn play_one(l: &Loaded, seed: u64) -> Result<(Outcome, Vec<String>), String> {
     }
 }
 
-/// Plays `games` seeded games; fails with the first few games that went wrong.
-fn random_games(games: u64) {
-    let l = load(PACK);
-    assert_eq!(l.decks.len(), 2, "the PMV decks");
+/// Plays `games` seeded games of the pack; fails with the first few games that went wrong.
+fn random_games(pack: &str, games: u64) {
+    let l = load(pack);
+    assert_eq!(l.decks.len(), 2, "the {pack} decks");
     let start = Instant::now();
     let mut failures = Vec::new();
     let mut outcomes: BTreeMap<String, u64> = BTreeMap::new();
@@ -94,7 +101,7 @@ fn random_games(games: u64) {
         }
     }
     println!(
-        "{games} PMV games in {:.2?}: {outcomes:?}; {} failed",
+        "{games} games of {pack} in {:.2?}: {outcomes:?}; {} failed",
         start.elapsed(),
         failures.len()
     );
@@ -116,18 +123,39 @@ fn random_games(games: u64) {
 
 #[test]
 fn pmv_random_games() {
-    random_games(GAMES);
+    random_games(PMV, GAMES);
 }
 
 #[test]
 #[ignore = "10,000 games: run with `cargo test --release -- --ignored`"]
 fn pmv_ten_thousand_random_games() {
-    random_games(LONG_GAMES);
+    random_games(PMV, LONG_GAMES);
+}
+
+#[test]
+fn ws_random_games() {
+    random_games(WS, WS_GAMES);
+}
+
+#[test]
+#[ignore = "10,000 games: run with `cargo test --release -- --ignored`"]
+fn ws_ten_thousand_random_games() {
+    random_games(WS, LONG_GAMES);
 }
 
 #[test]
 fn pmv_zones_hold_after_every_answer() {
-    let l = load(PACK);
+    zones_hold_after_every_answer(PMV);
+}
+
+#[test]
+fn ws_zones_hold_after_every_answer() {
+    zones_hold_after_every_answer(WS);
+}
+
+/// Steps a few seeded games of the pack by hand, checking the zones after every answer.
+fn zones_hold_after_every_answer(pack: &str) {
+    let l = load(pack);
     for seed in 0..STEPPED_GAMES {
         let decks = decks_for(&l, seed);
         let total: usize = decks.iter().map(Vec::len).sum();

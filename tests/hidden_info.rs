@@ -1,4 +1,4 @@
-//! Hidden information does not leak: random seeded PMV games, and for each seat every line it
+//! Hidden information does not leak: random seeded PMV and WS games, and for each seat every line it
 //! is shown — the log as it may read it, the prompts and options of its requests, its board
 //! view — is checked against the cards that seat may not see. A card's name may appear in a
 //! line a seat reads only when the seat may see that card, or another card of the same name
@@ -19,18 +19,35 @@ const GAMES: u64 = 40;
 /// Games of the ignored long run.
 const LONG_GAMES: u64 = 400;
 
+/// Games of `ws_no_seat_reads_a_card_it_may_not_see` (WS games are longer).
+const WS_GAMES: u64 = 20;
+
 fn pmv() -> Loaded {
-    let mut s = Session::new();
-    let loaded = load_game(
-        &mut s,
+    game(
         "pmv",
         &[
-            PathBuf::from("cards/pmv/decks/reimu-humans.deck"),
-            PathBuf::from("cards/pmv/decks/youkai-control.deck"),
+            "cards/pmv/decks/reimu-humans.deck",
+            "cards/pmv/decks/youkai-control.deck",
         ],
-    );
+    )
+}
+
+fn ws() -> Loaded {
+    game(
+        "ws",
+        &[
+            "cards/ws/decks/academy-yellow-red.deck",
+            "cards/ws/decks/forest-library-green-blue.deck",
+        ],
+    )
+}
+
+fn game(name: &str, decks: &[&str]) -> Loaded {
+    let mut s = Session::new();
+    let decks: Vec<PathBuf> = decks.iter().map(PathBuf::from).collect();
+    let loaded = load_game(&mut s, name, &decks);
     assert_eq!(s.error_count(), 0, "diagnostics: {:#?}", s.diags);
-    loaded.unwrap_or_else(|e| panic!("cannot load pmv: {e}"))
+    loaded.unwrap_or_else(|e| panic!("cannot load {name}: {e}"))
 }
 
 /// Which cards a seat sees at one moment (by card id).
@@ -241,12 +258,11 @@ fn tagged_leaks(
     out
 }
 
-/// Plays `games` seeded games; fails with the first leaks found.
-fn no_leaks(games: u64) {
-    let l = pmv();
+/// Plays `games` seeded games of `l`; fails with the first leaks found.
+fn no_leaks(l: &Loaded, games: u64) {
     let mut leaks = Vec::new();
     for seed in 0..games {
-        leaks.extend(leaks_of_game(&l, seed));
+        leaks.extend(leaks_of_game(l, seed));
         if leaks.len() > 40 {
             break;
         }
@@ -261,13 +277,19 @@ fn no_leaks(games: u64) {
 
 #[test]
 fn pmv_no_seat_reads_a_card_it_may_not_see() {
-    no_leaks(GAMES);
+    no_leaks(&pmv(), GAMES);
+}
+
+#[test]
+fn ws_no_seat_reads_a_card_it_may_not_see() {
+    no_leaks(&ws(), WS_GAMES);
 }
 
 #[test]
 #[ignore = "400 games: run with `cargo test --release -- --ignored`"]
 fn pmv_no_seat_reads_a_card_it_may_not_see_long() {
-    no_leaks(LONG_GAMES);
+    no_leaks(&pmv(), LONG_GAMES);
+    no_leaks(&ws(), LONG_GAMES);
 }
 
 /// The same with 4 copies of 気まぐれな妖精 in each deck (in place of their first cards): random

@@ -86,6 +86,16 @@ fn pmv() -> Loaded {
     )
 }
 
+fn ws() -> Loaded {
+    load(
+        "ws",
+        &[
+            PathBuf::from("cards/ws/decks/academy-yellow-red.deck"),
+            PathBuf::from("cards/ws/decks/forest-library-green-blue.deck"),
+        ],
+    )
+}
+
 fn config(games: usize, threads: usize, seed: u64) -> SimConfig {
     SimConfig {
         games,
@@ -128,6 +138,22 @@ fn same_seed_same_summary_whatever_the_threads_pmv() {
         serde_json::to_string(&two).unwrap()
     );
     assert_eq!(one.games, 20);
+}
+
+#[test]
+fn same_seed_same_summary_whatever_the_threads_ws() {
+    let l = ws();
+    let one = simulate(&l.program, &l.decks, &config(12, 1, 3));
+    let two = simulate(&l.program, &l.decks, &config(12, 2, 3));
+    assert_eq!(one, two);
+    assert_eq!(
+        serde_json::to_string(&one).unwrap(),
+        serde_json::to_string(&two).unwrap()
+    );
+    assert_eq!(one.games, 12);
+    // every game ends by the rules, none by the step limit
+    assert_eq!(one.decks[0].wins + one.decks[1].wins + one.draws, 12);
+    assert_eq!(one.draws, 0, "WS games end with a winner");
 }
 
 #[test]

@@ -140,6 +140,42 @@ pub fn zone_problems(game: &Game<'_>, expected: usize) -> Vec<String> {
             ));
         }
     }
+    out.extend(slot_problems(game));
+    out
+}
+
+/// What is wrong with the slots of a game's zones: in a zone that declares slots, every card
+/// has one of the zone's slots and no two cards share one; in a zone without slots no card has
+/// a slot.
+fn slot_problems(game: &Game<'_>) -> Vec<String> {
+    let state = &game.state;
+    let mut out = Vec::new();
+    for (list, cards) in state.zones.iter().enumerate() {
+        let Some(&first) = cards.first() else {
+            continue;
+        };
+        let zone = &game.prog.ruleset.zones[state.cards[first as usize].zone.zone as usize];
+        let mut taken: Vec<&str> = Vec::new();
+        for &c in cards {
+            let name = game.card_name(c);
+            match (&state.cards[c as usize].slot, zone.slots.is_empty()) {
+                (Some(s), true) => out.push(format!(
+                    "card {c} ({name}) has slot {s} in zone list {list}, whose zone has no slots"
+                )),
+                (None, false) => {
+                    out.push(format!("card {c} ({name}) has no slot in zone list {list}"))
+                }
+                (Some(s), false) if !zone.slots.contains(s) => out.push(format!(
+                    "card {c} ({name}) has slot {s}, not a slot of zone list {list}"
+                )),
+                (Some(s), false) if taken.contains(&s.as_str()) => out.push(format!(
+                    "card {c} ({name}) shares slot {s} of zone list {list} with another card"
+                )),
+                (Some(s), false) => taken.push(s),
+                (None, true) => {}
+            }
+        }
+    }
     out
 }
 
