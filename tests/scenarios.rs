@@ -129,22 +129,25 @@ fn slot_names_are_diagnostics() {
     });
 }
 
-/// A scenario of `cards/pmv/scenarios`, run on the PMV pack as found in `dir`.
-fn run_on(dir: &Path, scenario: &str) -> Report {
+/// A scenario of `cards/<game>/scenarios`, run on the game's pack as found in `dir`.
+fn run_on(game: &str, dir: &Path, scenario: &str) -> Report {
     let mut s = Session::new();
     s.check_path(dir);
     s.finish();
-    let prog = s.program("pmv").expect("the pack compiles");
-    let path = PathBuf::from("cards/pmv/scenarios").join(format!("{scenario}.toml"));
+    let prog = s.program(game).expect("the pack compiles");
+    let path = Path::new("cards")
+        .join(game)
+        .join("scenarios")
+        .join(format!("{scenario}.toml"));
     let sc = fuda::tools::scenario::load(&path, &mut s.sources).expect("the scenario parses");
     runner::run(&prog, &sc).expect("the scenario's names resolve")
 }
 
-/// The PMV pack copied to a temporary folder with one ruleset line changed.
-fn mutated(tag: &str, from: &str, to: &str) -> PathBuf {
+/// A game's pack copied to a temporary folder with one ruleset line changed.
+fn mutated(game: &str, tag: &str, from: &str, to: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("fuda-mutant-{}-{tag}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    copy_dir(Path::new("cards/pmv"), &dir);
+    copy_dir(&Path::new("cards").join(game), &dir);
     let ruleset = dir.join("ruleset.fuda");
     let text = std::fs::read_to_string(&ruleset).expect("ruleset");
     assert!(
@@ -230,15 +233,86 @@ fn altering_the_cited_rules_fails_their_scenarios() {
             "pmv-6.1.12-toughness-zero-dying-destroyed",
         ),
     ];
+    check_mutations("pmv", mutations);
+}
+
+/// The same for Weiss Schwarz: eight rules of chapter 7 and the refresh interrupt.
+#[test]
+fn altering_the_cited_ws_rules_fails_their_scenarios() {
+    let mutations: &[(&str, &str, &str, &str)] = &[
+        // 7.2.1.4.1: a direct attack gives soul +1
+        (
+            "ws-direct-soul",
+            r#"if kind == "direct" { a.soul += 1 until end_of_turn }"#,
+            "",
+            "ws-7.2.1.4.1-direct-attack-soul-plus-one",
+        ),
+        // 7.2.1.4.2: a side attack gives soul -1 per level of the facing character
+        (
+            "ws-side-soul",
+            r#"if kind == "side" and f.level > 0 { a.soul -= f.level until end_of_turn }"#,
+            "",
+            "ws-7.2.1.4.2-side-attack-soul-minus-the-facing-level",
+        ),
+        // 7.2.1.3.1: one attack on the first player's first turn
+        (
+            "ws-first-turn",
+            "if not (turn_number() == 1 and you.attacks_made >= 1) and count(c.facing) == 0 {",
+            "if count(c.facing) == 0 {",
+            "ws-7.2.1.3.1-the-first-players-first-turn-has-one-attack",
+        ),
+        // 7.4.1.2.2: one counter at most
+        (
+            "ws-one-counter",
+            "window opponent once { use_counter }",
+            "window opponent { use_counter }",
+            "ws-7.4.1.2.2-one-counter-at-most",
+        ),
+        // 7.5.1.2.2: an attacker that moved slot deals no damage
+        (
+            "ws-moved-attacker",
+            "if a is attacking and controller(a) == m and slot(a) == s {",
+            "if a is attacking {",
+            "ws-7.5.1.2.2-an-attacker-that-moved-slot-deals-no-damage",
+        ),
+        // 7.6.1.2: equal power reverses both
+        (
+            "ws-tie",
+            "if a.power > d.power {",
+            "if a.power >= d.power {",
+            "ws-7.6.1.2-equal-power-reverses-both",
+        ),
+        // 7.2.1.2 / 7.2.1.6: the declaration step's triggers wait for the check after the choice
+        (
+            "ws-unchecked",
+            "window you unchecked { direct_attack, front_attack, side_attack }",
+            "window you { direct_attack, front_attack, side_attack }",
+            "ws-7.2.1.2-declaration-step-start-triggers-every-sub-phase",
+        ),
+        // digest on 7.3: refresh is an interrupt
+        (
+            "ws-refresh",
+            r#"rule refresh "リフレッシュ" interrupt {"#,
+            r#"rule refresh "リフレッシュ" {"#,
+            "ws-refresh-an-empty-deck-refreshes-at-once-before-a-comeback",
+        ),
+    ];
+    check_mutations("ws", mutations);
+}
+
+/// Each mutation (tag, ruleset text, its replacement, scenario): the scenario passes on the
+/// shipped pack and fails on the pack with the text replaced.
+fn check_mutations(game: &str, mutations: &[(&str, &str, &str, &str)]) {
+    let shipped = Path::new("cards").join(game);
     for (tag, from, to, scenario) in mutations {
-        let original = run_on(Path::new("cards/pmv"), scenario);
+        let original = run_on(game, &shipped, scenario);
         assert!(
             original.passed(),
             "{scenario} fails on the shipped pack: {:?}",
             original.failures
         );
-        let dir = mutated(tag, from, to);
-        let report = run_on(&dir, scenario);
+        let dir = mutated(game, tag, from, to);
+        let report = run_on(game, &dir, scenario);
         let _ = std::fs::remove_dir_all(&dir);
         assert!(!report.passed(), "mutation `{tag}` left {scenario} passing");
     }

@@ -107,7 +107,7 @@ pub struct ActionDecl {
     pub body: Block,
 }
 
-/// `rule collapse "Collapse" { … }`, `rule refresh "Refresh" interrupt { … }`.
+/// `rule collapse "Collapse" { … }`, `rule renew "Renew" interrupt { … }`.
 #[derive(Debug, Clone)]
 pub struct RuleDecl {
     /// Name and label.

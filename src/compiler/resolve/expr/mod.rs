@@ -465,6 +465,8 @@ impl Ctx<'_> {
         if self.event.is_some() {
             names.push("event".to_string());
         }
+        // `choose 1 slto of your.posts`: the misspelt word of a slot choice reads as a name
+        names.push("slot".to_string());
         let help = did_you_mean(&id.name, names.iter().map(String::as_str))
             .or_else(|| self.kind_hint(&id.name));
         self.error(

@@ -98,7 +98,16 @@ impl<'a> Ctx<'a> {
         if self.is_value_name(&n.name) {
             return None;
         }
-        let (message, candidates): (String, Vec<&str>) = match zone {
+        // a slot or group name, or a value in scope misspelt (`at sq` for `at s`)
+        let locals = self.local_names();
+        let mut values: Vec<&str> = locals.iter().map(String::as_str).collect();
+        values.extend(self.candidates.iter().map(|(n, _)| n.as_str()));
+        values.extend(
+            self.slot_candidates
+                .iter()
+                .filter_map(|(n, _)| n.as_deref()),
+        );
+        let (message, mut candidates): (String, Vec<&str>) = match zone {
             Some((name, z)) => (
                 format!("zone `{name}` has no slot or group `{}`", n.name),
                 names(z).collect(),
@@ -108,6 +117,7 @@ impl<'a> Ctx<'a> {
                 self.sym.zones.values().flat_map(names).collect(),
             ),
         };
+        candidates.extend(values);
         self.error(
             Diagnostic::error(
                 codes::RESOLVE_UNKNOWN_SLOT,

@@ -71,9 +71,12 @@ impl<'a> Ctx<'a> {
         if let ast::ExprKind::Name(n) = &e.kind {
             if self.lookup(&n.name).is_none() {
                 if !zones.iter().any(|z| z.slots.contains(&n.name)) {
+                    // a slot name, or a text value in scope misspelt (`at sq` for `at s`)
+                    let locals = self.local_names();
                     let names: Vec<&str> = zones
                         .iter()
                         .flat_map(|z| z.slots.iter().map(String::as_str))
+                        .chain(locals.iter().map(String::as_str))
                         .collect();
                     self.unknown(
                         codes::RESOLVE_UNKNOWN_OPTION,
