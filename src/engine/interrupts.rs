@@ -14,7 +14,8 @@
 //!
 //! [`Program::has_interrupts`]: super::Program::has_interrupts
 
-use super::state::{seat, seat_after, CardId, Outcome, Seat, Until, Value, ZoneKey};
+use super::state::{CardId, Outcome, Seat, Until, Value, ZoneKey};
+use super::triggers::next_rule_run;
 use super::{Frame, Game};
 use crate::ir::{Face, Position};
 
@@ -193,14 +194,8 @@ impl<'p> Game<'p> {
         else {
             return;
         };
-        if *rule < rules.len() {
-            let you = seat(seat_after(active, *player, n));
-            let body = &prog.ruleset.rules[rules[*rule]].body;
-            *player = player.saturating_add(1);
-            if *player >= n {
-                *player = 0;
-                *rule = rule.saturating_add(1);
-            }
+        if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
+            let body = &prog.ruleset.rules[r].body;
             self.push_ctx(you, None, None, None);
             let f = self.call_frames(body);
             self.frames.extend(f);

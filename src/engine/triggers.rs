@@ -85,15 +85,10 @@ impl<'p> Game<'p> {
                 return;
             }
         }
-        if *rule < rules.len() {
-            let seat = seat(seat_after(self.state.active as usize, *player, n));
-            let body = &prog.ruleset.rules[rules[*rule]].body;
-            *player = player.saturating_add(1);
-            if *player >= n {
-                *player = 0;
-                *rule = rule.saturating_add(1);
-            }
-            self.push_ctx(seat, None, None, None);
+        let active = self.state.active as usize;
+        if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
+            let body = &prog.ruleset.rules[r].body;
+            self.push_ctx(you, None, None, None);
             let f = self.call_frames(body);
             self.frames.extend(f);
             return;
@@ -477,4 +472,23 @@ impl<'p> Game<'p> {
     }
 
     // ───────────── endings, logging ─────────────
+}
+
+/// The next run of a round of rules — each rule once per player, in turn order from the active
+/// player — as (the player, the rule's index in the ruleset), moving the cursor (`rule`,
+/// `player`) on; `None` once the round is over. Check timings and interrupt rules step alike.
+pub(super) fn next_rule_run(
+    (rule, player): (&mut usize, &mut usize),
+    rules: &[usize],
+    active: usize,
+    n: usize,
+) -> Option<(Seat, usize)> {
+    let r = *rules.get(*rule)?;
+    let you = seat(seat_after(active, *player, n));
+    *player = player.saturating_add(1);
+    if *player >= n {
+        *player = 0;
+        *rule = rule.saturating_add(1);
+    }
+    Some((you, r))
 }
