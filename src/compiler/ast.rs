@@ -242,6 +242,8 @@ pub struct MappedDecl {
     pub semantics: Ident,
     /// `from <zone>`, for ability kinds.
     pub from_zone: Option<Ident>,
+    /// `optional_cost`, for ability kinds: where the word is, when written.
+    pub optional_cost: Option<Span>,
 }
 
 /// `event raids(raider: card, victim: card?)`.

@@ -320,7 +320,7 @@ impl<'p> Game<'p> {
     }
 
     /// A short description of a body for prompts.
-    fn describe(&self, body: &[Stmt]) -> String {
+    pub(super) fn describe(&self, body: &[Stmt]) -> String {
         let mut out = String::new();
         crate::ir::outline::outline_stmts(&mut out, body);
         let all: Vec<&str> = out

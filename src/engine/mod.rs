@@ -193,6 +193,14 @@ enum Frame<'p> {
     PhaseEnd,
     /// Puts an ability's effect on the innermost chain (after its cost is paid).
     ChainEffect { body: &'p [Stmt] },
+    /// A triggered ability of an `optional_cost` kind, resolving: its controller is asked
+    /// whether to pay its cost (then the cost and the effect run), or not (nothing happens).
+    OptionalCost {
+        card: CardId,
+        ability: AbilityRef,
+        /// Its effect is negated (12.4.3): the cost, if paid, is paid for nothing.
+        negated: bool,
+    },
     /// A timing window.
     Window(Box<Window<'p>>),
     /// A check timing: rule actions, then pending triggers.
@@ -644,6 +652,14 @@ impl<'p> Game<'p> {
                 self.frames.pop();
                 self.push_chain(body);
                 Ok(())
+            }
+            Frame::OptionalCost {
+                card,
+                ability,
+                negated,
+            } => {
+                let (card, ability, negated) = (*card, *ability, *negated);
+                self.optional_cost_step(card, ability, negated)
             }
             Frame::Window(_) => self.window_step(),
             Frame::CallStart(_) => {

@@ -76,6 +76,8 @@ pub struct Program {
     pub action_index: HashMap<Id, u16>,
     /// Ability kind id → (semantics, the zone it works from).
     pub kinds: HashMap<Id, (Semantics, Option<u16>)>,
+    /// The ability kinds declared `optional_cost`: their controller chooses whether to pay.
+    pub optional_cost_kinds: Vec<Id>,
     /// Attribute ids with the unnegatable meaning.
     pub unnegatable: Vec<Id>,
     /// Attribute ids with the carried meaning.
@@ -144,6 +146,12 @@ impl Program {
                 .collect(),
             in_play: ruleset.zones.iter().map(|z| z.in_play).collect(),
             kinds: ability_kinds(&ruleset, &zones),
+            optional_cost_kinds: ruleset
+                .ability_kinds
+                .iter()
+                .filter(|k| k.optional_cost)
+                .map(|k| k.name.id.clone())
+                .collect(),
             zones,
             state_index,
             states,

@@ -216,10 +216,26 @@ impl<'p> Game<'p> {
             Some((p.card, p.ability)),
         );
         self.frames.push(Frame::PopCtx);
-        if p.negated || self.effect_negated_now(p.card) {
-            // 12.4.3: the effect is negated, 【 】 text or not; its cost is still paid
+        let negated = p.negated || self.effect_negated_now(p.card);
+        if !a.cost.is_empty() && self.prog.optional_cost_kinds.contains(&a.kind) {
+            self.frames.push(Frame::OptionalCost {
+                card: p.card,
+                ability: p.ability,
+                negated,
+            });
+            return Ok(());
+        }
+        self.push_cost_and_effect(p.card, p.ability, negated);
+        Ok(())
+    }
+
+    /// A resolving triggered ability's cost, then its effect (or, negated, a log line saying it
+    /// does nothing: 12.4.3, 【 】 text or not; its cost is still paid).
+    fn push_cost_and_effect(&mut self, card: CardId, ability: AbilityRef, negated: bool) {
+        let a: &'p ir::Ability = self.prog.ability(ability);
+        if negated {
             let kind = Program::short(&a.kind);
-            self.log_card_src("negate", p.card, p.ability, |n| {
+            self.log_card_src("negate", card, ability, |n| {
                 format!("{n}'s {kind} effect is negated: it does nothing")
             });
         } else {
@@ -227,6 +243,38 @@ impl<'p> Game<'p> {
         }
         if !a.cost.is_empty() {
             self.frames.push(self.block(&a.cost));
+        }
+    }
+
+    /// [`Frame::OptionalCost`]: the controller (`you` of the ability's context) says whether
+    /// they pay the cost; paid, the cost and the effect run, else nothing happens and the log
+    /// says so.
+    pub(super) fn optional_cost_step(
+        &mut self,
+        card: CardId,
+        ability: AbilityRef,
+        negated: bool,
+    ) -> Result<(), Request> {
+        let a: &'p ir::Ability = self.prog.ability(ability);
+        let kind = Program::short(&a.kind).to_string();
+        let req = Request {
+            player: self.ctx().you,
+            kind: RequestKind::YesNo,
+            prompt: format!(
+                "pay the cost of {}'s {kind} ({})?",
+                self.card_name(card),
+                self.describe(&a.cost)
+            ),
+            options: Vec::new(),
+        };
+        let pay = self.ask(req)? == Answer::Yes(true);
+        self.frames.pop();
+        if pay {
+            self.push_cost_and_effect(card, ability, negated);
+        } else {
+            self.log_card_src("payment", card, ability, |n| {
+                format!("{n}'s {kind}: its cost is not paid, and it does nothing")
+            });
         }
         Ok(())
     }

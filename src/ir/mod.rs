@@ -422,7 +422,7 @@ pub enum Semantics {
 }
 
 /// An ability kind.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct AbilityKind {
     /// Id and label.
     pub name: Labelled,
@@ -430,6 +430,29 @@ pub struct AbilityKind {
     pub semantics: Semantics,
     /// The zone it works from when not the field.
     pub from_zone: Option<Id>,
+    /// `optional_cost` (triggered kinds): as the ability resolves, its controller chooses
+    /// whether its cost is paid; unpaid, the effect does not happen ("コストを払ってよい").
+    #[serde(default)]
+    pub optional_cost: bool,
+}
+
+impl Serialize for AbilityKind {
+    /// Every field, in order; `optional_cost` left out of a human-readable form (JSON) when
+    /// false, so the IR of a game without it reads as it did before it existed.
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let optional = self.optional_cost || !s.is_human_readable();
+        let mut k = s.serialize_struct("AbilityKind", if optional { 4 } else { 3 })?;
+        k.serialize_field("name", &self.name)?;
+        k.serialize_field("semantics", &self.semantics)?;
+        k.serialize_field("from_zone", &self.from_zone)?;
+        if optional {
+            k.serialize_field("optional_cost", &self.optional_cost)?;
+        } else {
+            k.skip_field("optional_cost")?;
+        }
+        k.end()
+    }
 }
 
 /// The core flag an attribute maps onto.

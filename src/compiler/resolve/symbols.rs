@@ -977,10 +977,14 @@ impl Declarer<'_> {
             }
         };
         let from_zone = a.from_zone.as_ref().and_then(|z| self.zone_id(z));
+        if let (Some(span), false) = (a.optional_cost, semantics == ir::Semantics::Triggered) {
+            self.report_optional_cost(span, &a.named.name.name);
+        }
         let kind = ir::AbilityKind {
             name: self.labelled(&a.named),
             semantics,
             from_zone: from_zone.clone(),
+            optional_cost: a.optional_cost.is_some() && semantics == ir::Semantics::Triggered,
         };
         let sym = KindSym {
             id: kind.name.id.clone(),
@@ -989,6 +993,24 @@ impl Declarer<'_> {
         };
         self.enter(|s| &mut s.kinds, &a.named.name, sym);
         self.ruleset.ability_kinds.push(kind);
+    }
+
+    /// `optional_cost` on a kind that is not `triggered`: only a triggered ability's cost is
+    /// paid as it resolves, where its controller may decline it.
+    fn report_optional_cost(&mut self, span: Span, kind: &str) {
+        self.diags.push(
+            Diagnostic::error(
+                codes::RESOLVE_INVALID_DECLARATION,
+                self.file,
+                span,
+                format!("`optional_cost` is for triggered ability kinds; `{kind}` is not one"),
+                "only a triggered ability's cost is paid as it resolves",
+            )
+            .with_help(
+                "an activated ability is used only when its player wants, so its cost is optional \
+                 already; remove `optional_cost`",
+            ),
+        );
     }
 
     /// `attribute … = <flag>`: an ability attribute on a core flag.

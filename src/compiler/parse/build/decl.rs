@@ -262,15 +262,20 @@ impl Builder<'_> {
         (Named { name, label }, params, rest)
     }
 
-    /// `ability name "label" = semantics from zone` and `attribute …` of the same shape.
+    /// `ability name "label" = semantics from zone optional_cost` and `attribute …` of the same
+    /// shape.
     fn mapped_decl(&mut self, mut it: Parts) -> MappedDecl {
         let named = self.named_from(&mut it);
         let semantics = self.ident(it.next().expect("grammar: semantics"));
-        let from_zone = it.next().map(|p| self.ident(p));
+        let (optional, from): (Vec<P>, Vec<P>) =
+            it.partition(|p| p.as_rule() == Rule::optional_cost);
+        let from_zone = from.into_iter().next().map(|p| self.ident(p));
+        let optional_cost = optional.first().map(|p| self.span(p));
         MappedDecl {
             named,
             semantics,
             from_zone,
+            optional_cost,
         }
     }
 
