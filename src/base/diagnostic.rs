@@ -6,7 +6,7 @@
 //! (the first of two duplicate card numbers, say).
 
 use crate::base::source::{FileId, SourceMap, Span};
-use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan, NamedSource};
+use miette::{GraphicalReportHandler, GraphicalTheme, LabeledSpan};
 use serde::Serialize;
 use std::fmt;
 use std::sync::Arc;
@@ -242,9 +242,54 @@ struct Report {
     severity: Option<Severity>,
     message: String,
     help: Option<String>,
-    source: NamedSource<Arc<str>>,
+    source: CharColumns,
     labels: Vec<LabeledSpan>,
     related: Vec<Report>,
+}
+
+/// A file's text as miette reads it, with columns counted in characters as everywhere else
+/// in fuda (the JSON, the plain view, editors): miette counts bytes, so its `file:line:col`
+/// header said 3:20 for a mistake after Japanese text that the JSON places at 3:14.
+#[derive(Debug)]
+struct CharColumns {
+    name: String,
+    text: Arc<str>,
+}
+
+impl CharColumns {
+    fn new(name: String, text: Arc<str>) -> Self {
+        CharColumns { name, text }
+    }
+
+    /// Whether there is no text to show (a problem with a file as a whole).
+    fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+}
+
+impl miette::SourceCode for CharColumns {
+    fn read_span<'a>(
+        &'a self,
+        span: &miette::SourceSpan,
+        context_lines_before: usize,
+        context_lines_after: usize,
+    ) -> Result<Box<dyn miette::SpanContents<'a> + 'a>, miette::MietteError> {
+        let inner =
+            self.text
+                .as_ref()
+                .read_span(span, context_lines_before, context_lines_after)?;
+        let start = inner.span().offset().min(self.text.len());
+        let line_start = self.text[..start].rfind('\n').map_or(0, |i| i + 1);
+        let column = self.text[line_start..start].chars().count();
+        Ok(Box::new(miette::MietteSpanContents::new_named(
+            self.name.clone(),
+            inner.data(),
+            *inner.span(),
+            inner.line(),
+            column,
+            inner.line_count(),
+        )))
+    }
 }
 
 impl Report {
@@ -262,7 +307,7 @@ impl Report {
                     severity: None,
                     message: label.message.clone(),
                     help: None,
-                    source: NamedSource::new(other.path.clone(), other.text.clone()),
+                    source: CharColumns::new(other.path.clone(), other.text.clone()),
                     labels: vec![labeled(label, other.text.len(), true)],
                     related: Vec::new(),
                 });
@@ -273,7 +318,7 @@ impl Report {
             severity: Some(diag.severity),
             message: diag.message.clone(),
             help: diag.help.clone(),
-            source: NamedSource::new(file.path.clone(), file.text.clone()),
+            source: CharColumns::new(file.path.clone(), file.text.clone()),
             labels,
             related,
         }
@@ -321,10 +366,10 @@ impl miette::Diagnostic for Report {
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
         // A problem with a file as a whole (unreadable, missing) has no excerpt to show.
-        (!self.source.inner().is_empty()).then_some(&self.source as &dyn miette::SourceCode)
+        (!self.source.is_empty()).then_some(&self.source as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
-        if self.source.inner().is_empty() {
+        if self.source.is_empty() {
             return None;
         }
         Some(Box::new(self.labels.iter().cloned()))
