@@ -183,10 +183,11 @@ fn run(cli: Cli) -> u8 {
             if common.format == Format::Human {
                 let cards: usize = s.packs.iter().map(|p| p.pack.cards.len()).sum();
                 for p in &s.packs {
+                    let n = p.pack.cards.len();
                     eprintln!(
-                        "  {:<10} {:>5} cards  (game {})",
+                        "  {:<10} {n:>5} card{:<1}  (game {})",
                         p.pack.name,
-                        p.pack.cards.len(),
+                        plural(n),
                         p.pack.game
                     );
                 }
