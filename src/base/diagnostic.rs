@@ -313,10 +313,16 @@ impl Report {
                 });
             }
         }
+        // a file with no text to show (empty, unreadable) is named in the message instead
+        let message = if file.text.is_empty() && !diag.message.contains(file.path.as_str()) {
+            format!("{}: {}", file.path, diag.message)
+        } else {
+            diag.message.clone()
+        };
         Report {
             code: diag.code,
             severity: Some(diag.severity),
-            message: diag.message.clone(),
+            message,
             help: diag.help.clone(),
             source: CharColumns::new(file.path.clone(), file.text.clone()),
             labels,
@@ -554,5 +560,40 @@ mod tests {
             Some("graveyard")
         );
         assert_eq!(closest("xyz", ["graveyard"]), None);
+    }
+
+    /// A diagnostic on a file with no text (nothing to draw an excerpt of) names the file;
+    /// one on a file with text names it in the excerpt's header, with columns in characters.
+    #[test]
+    fn every_rendering_names_the_file() {
+        let mut sources = SourceMap::new();
+        let empty = sources.add(crate::base::source::SourceFile::new("cards/empty.fuda", ""));
+        let diag = Diagnostic::error(
+            codes::PACK_GAME_HEADER,
+            empty,
+            Span::new(0, 0),
+            "a fuda file starts with the game it is written for",
+            "",
+        );
+        let text = render(&diag, &sources, RenderOptions::plain());
+        assert!(
+            text.contains("cards/empty.fuda: a fuda file starts"),
+            "{text}"
+        );
+
+        let jp = sources.add(crate::base::source::SourceFile::new(
+            "cards/jp.fuda",
+            "let x = 「霊夢」; drawx 1\n",
+        ));
+        let at = "let x = 「霊夢」; ".len();
+        let diag = Diagnostic::error(
+            codes::RESOLVE_UNKNOWN_VERB,
+            jp,
+            Span::new(at, at + 5),
+            "unknown verb `drawx`",
+            "no verb of this name",
+        );
+        let text = render(&diag, &sources, RenderOptions::plain());
+        assert!(text.contains("[cards/jp.fuda:1:15]"), "{text}");
     }
 }
