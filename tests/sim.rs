@@ -5,7 +5,7 @@
 use fuda::engine::{Answer, Choice, Outcome, Request, RequestKind};
 use fuda::packs::Session;
 use fuda::tools::play::{parse_answer, play_game, HumanAgent, Input, PlayConfig, PlayerKind};
-use fuda::tools::sim::{load_game, simulate, Loaded, SimConfig};
+use fuda::tools::sim::{load_game, simulate, Loaded, SimConfig, Summary};
 use std::io::Cursor;
 use std::path::PathBuf;
 
@@ -127,30 +127,28 @@ fn same_seed_same_summary_whatever_the_threads_tiny() {
     assert_ne!(json(&one), json(&other));
 }
 
-#[test]
-fn same_seed_same_summary_whatever_the_threads_pmv() {
-    let l = pmv();
-    let one = simulate(&l.program, &l.decks, &config(20, 1, 3));
-    let two = simulate(&l.program, &l.decks, &config(20, 2, 3));
+/// `games` seeded games of `l` on 1 and on 2 threads: the same summary, field for field and
+/// as JSON; returns it.
+fn same_summary_on_one_and_two_threads(l: &Loaded, games: usize) -> Summary {
+    let one = simulate(&l.program, &l.decks, &config(games, 1, 3));
+    let two = simulate(&l.program, &l.decks, &config(games, 2, 3));
     assert_eq!(one, two);
     assert_eq!(
         serde_json::to_string(&one).unwrap(),
         serde_json::to_string(&two).unwrap()
     );
-    assert_eq!(one.games, 20);
+    assert_eq!(one.games, games);
+    one
+}
+
+#[test]
+fn same_seed_same_summary_whatever_the_threads_pmv() {
+    same_summary_on_one_and_two_threads(&pmv(), 20);
 }
 
 #[test]
 fn same_seed_same_summary_whatever_the_threads_ws() {
-    let l = ws();
-    let one = simulate(&l.program, &l.decks, &config(12, 1, 3));
-    let two = simulate(&l.program, &l.decks, &config(12, 2, 3));
-    assert_eq!(one, two);
-    assert_eq!(
-        serde_json::to_string(&one).unwrap(),
-        serde_json::to_string(&two).unwrap()
-    );
-    assert_eq!(one.games, 12);
+    let one = same_summary_on_one_and_two_threads(&ws(), 12);
     // every game ends by the rules, none by the step limit
     assert_eq!(one.decks[0].wins + one.decks[1].wins + one.draws, 12);
     assert_eq!(one.draws, 0, "WS games end with a winner");

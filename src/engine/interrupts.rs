@@ -195,10 +195,7 @@ impl<'p> Game<'p> {
             return;
         };
         if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
-            let body = &prog.ruleset.rules[r].body;
-            self.push_ctx(you, None, None, None);
-            let f = self.call_frames(body);
-            self.frames.extend(f);
+            self.run_rule(you, r);
             return;
         }
         if generation_now == *generation {

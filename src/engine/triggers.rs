@@ -87,10 +87,7 @@ impl<'p> Game<'p> {
         }
         let active = self.state.active as usize;
         if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
-            let body = &prog.ruleset.rules[r].body;
-            self.push_ctx(you, None, None, None);
-            let f = self.call_frames(body);
-            self.frames.extend(f);
+            self.run_rule(you, r);
             return;
         }
         if self.state.generation != *generation && *rounds < 64 {
@@ -277,6 +274,14 @@ impl<'p> Game<'p> {
             });
         }
         Ok(())
+    }
+
+    /// Runs rule `r` of the ruleset once, `you` being the player it runs for.
+    pub(super) fn run_rule(&mut self, you: Seat, r: usize) {
+        let prog: &'p Program = self.prog;
+        self.push_ctx(you, None, None, None);
+        let f = self.call_frames(&prog.ruleset.rules[r].body);
+        self.frames.extend(f);
     }
 
     /// Every ability that works for a card where it is now: its own (by their zone), and the
