@@ -441,6 +441,8 @@ pub enum StmtKind {
     ForEach(Ident, Expr, Block),
     /// `repeat n { }`.
     Repeat(Expr, Block),
+    /// `while c { }`.
+    While(Expr, Block),
     /// `may(p) …`: the players asked (none: the resolving player), then the body.
     May(Vec<Option<Expr>>, Block),
     /// `move e to z [top|bottom] [face_up|face_down] [as state] [at slot]`.

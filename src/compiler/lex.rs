@@ -570,7 +570,7 @@ fn classify(w: &str) -> u8 {
         "up" => CONNECTOR,
         "when" => KEYWORD,
         "where" => KEYWORD | INFIX,
-        "while" => KEYWORD,
+        "while" => KEYWORD | STATEMENT,
         "win" => KEYWORD | STATEMENT,
         "window" => KEYWORD | STATEMENT,
         "you" => KEYWORD | OPERAND,

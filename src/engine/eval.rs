@@ -92,6 +92,7 @@ impl<'p> Game<'p> {
             // numbers
             Expr::Count(x) => self.count(x)?,
             Expr::Distinct { cards, field } => self.distinct(cards, field)?,
+            Expr::Total { key, cards } => self.total(key, cards)?,
             Expr::Min(a, b) => self.int_pair(a, b, i64::min)?,
             Expr::Max(a, b) => self.int_pair(a, b, i64::max)?,
             Expr::Neg(x) => match self.eval(x)? {
@@ -393,6 +394,22 @@ impl<'p> Game<'p> {
             }
         }
         Ok(count_value(seen.len()))
+    }
+
+    /// The sum of a number read from each card (`it` bound to it); a card without one adds
+    /// nothing; the sum saturates.
+    fn total(&mut self, key: &Expr, cards: &Expr) -> Result<Value, Request> {
+        let v = self.eval(cards)?;
+        let mut sum: i64 = 0;
+        for c in self.cards_of(&v) {
+            self.its.push(c);
+            let r = self.eval(key);
+            self.its.pop();
+            if let Value::Int(k) = r? {
+                sum = sum.saturating_add(k);
+            }
+        }
+        Ok(Value::Int(sum))
     }
 
     /// Two numbers combined (`min`, `max`); absent unless both are numbers.

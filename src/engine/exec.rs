@@ -31,6 +31,13 @@ impl<'p> Game<'p> {
             Stmt::If { arms, otherwise } => return self.exec_if(arms, otherwise),
             Stmt::ForEach { var, cards, body } => return self.exec_for_each(var, cards, body),
             Stmt::Repeat { times, body } => return self.exec_repeat(times, body),
+            Stmt::While { cond, body } => {
+                return Ok(vec![Frame::While {
+                    cond,
+                    body,
+                    rounds: 0,
+                }])
+            }
             Stmt::May { players, body } => return self.exec_may(players, body),
             Stmt::ChooseOne { chooser, options } => return self.exec_choose_one(chooser, options),
             Stmt::Simultaneously { body } => return Ok(self.exec_simultaneously(body)),

@@ -185,6 +185,12 @@ enum Frame<'p> {
     },
     /// `repeat`.
     Repeat { left: i64, body: &'p [Stmt] },
+    /// `while`: the condition is read before each run of the body.
+    While {
+        cond: &'p ir::Expr,
+        body: &'p [Stmt],
+        rounds: u32,
+    },
     /// Ends a context when reached.
     PopCtx,
     /// Ends a `simultaneously`: its events are handled as one batch.
@@ -626,6 +632,29 @@ impl<'p> Game<'p> {
                 *left = left.saturating_sub(1);
                 let body = *body;
                 self.frames.push(self.block(body));
+                Ok(())
+            }
+            Frame::While { cond, body, rounds } => {
+                let (cond, body, done) = (*cond, *body, *rounds);
+                if done >= ir::MAX_WHILE_ROUNDS {
+                    self.frames.pop();
+                    let cards = self.loop_cards();
+                    self.note(format!(
+                        "a `while` loop still went on after {} runs: an unavoidable loop, the \
+                         game is a draw{cards}",
+                        ir::MAX_WHILE_ROUNDS
+                    ));
+                    self.end(Outcome::Draw);
+                    return Ok(());
+                }
+                if self.eval(cond)? == Value::Bool(true) {
+                    if let Some(Frame::While { rounds, .. }) = self.frames.last_mut() {
+                        *rounds = rounds.saturating_add(1);
+                    }
+                    self.frames.push(self.block(body));
+                } else {
+                    self.frames.pop();
+                }
                 Ok(())
             }
             Frame::PopCtx => {

@@ -119,7 +119,9 @@ impl<'p> Game<'p> {
                 value,
             } if op == "-=" => self.count_payable(subject, counter, value),
             Stmt::ForEach { var, cards, body } => self.for_each_payable(var, cards, body, depth),
-            Stmt::Repeat { body, .. } | Stmt::Simultaneously { body } => {
+            Stmt::Repeat { body, .. }
+            | Stmt::While { body, .. }
+            | Stmt::Simultaneously { body } => {
                 self.stmts_payable(body, depth)
             }
             Stmt::If { arms, otherwise } => {

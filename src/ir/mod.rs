@@ -45,6 +45,10 @@ pub const MAX_INDEXED_DECLARATIONS: usize = u16::MAX as usize;
 /// card's abilities (`u16::MAX` kept free, as for [`MAX_INDEXED_DECLARATIONS`]).
 pub const MAX_ABILITIES_PER_CARD: usize = u16::MAX as usize;
 
+/// The most runs of one `while` loop: a loop whose condition still holds after this many runs
+/// is an unavoidable loop, and the game is a draw.
+pub const MAX_WHILE_ROUNDS: u32 = 10_000;
+
 /// A symbolic id qualified by pack: `mygame:crypt`.
 pub type Id = String;
 
@@ -771,6 +775,14 @@ pub enum Stmt {
         /// Body.
         body: Vec<Stmt>,
     },
+    /// Run the body again and again while the condition holds (read before each run); at
+    /// most [`MAX_WHILE_ROUNDS`] runs, after which the game is a draw (an unavoidable loop).
+    While {
+        /// The condition.
+        cond: Expr,
+        /// Body.
+        body: Vec<Stmt>,
+    },
     /// Ask players (in order) whether to do the body.
     May {
         /// Each player asked; all must agree.
@@ -1247,6 +1259,14 @@ pub enum Expr {
         cards: Box<Expr>,
         /// The field (a list field counts each element).
         field: String,
+    },
+    /// The sum of `key` (read with `It` bound to each card; a card whose key is no number adds
+    /// nothing) over the cards, saturating.
+    Total {
+        /// The value added up.
+        key: Box<Expr>,
+        /// The cards.
+        cards: Box<Expr>,
     },
     /// The cards set on a card.
     Attached(Box<Expr>),

@@ -141,6 +141,7 @@ fn stmt(out: &mut String, s: &Stmt, d: usize) {
         Stmt::Repeat { times, body } => {
             headed(out, d, &format!("repeat {} times:", expr(times)), body)
         }
+        Stmt::While { cond, body } => headed(out, d, &format!("while {}:", expr(cond)), body),
         Stmt::May { players, body } => {
             headed(out, d, &format!("{} may:", list(players, " and ")), body)
         }
@@ -258,6 +259,7 @@ fn line_of(s: &Stmt) -> String {
         Stmt::If { .. }
         | Stmt::ForEach { .. }
         | Stmt::Repeat { .. }
+        | Stmt::While { .. }
         | Stmt::May { .. }
         | Stmt::Phase { .. }
         | Stmt::Chain { .. }
@@ -580,6 +582,7 @@ pub fn expr(e: &Expr) -> String {
             if *face == Face::Up { "up" } else { "down" }
         ),
         Expr::Distinct { cards, field } => format!("distinct({}, {field})", expr(cards)),
+        Expr::Total { key, cards } => format!("total({}, {})", expr(cards), expr(key)),
         Expr::Attached(x) => format!("attached({})", expr(x)),
         Expr::Host(x) => format!("host({})", expr(x)),
         Expr::InState { card, state } => format!("{} is {}", expr(card), short(state)),

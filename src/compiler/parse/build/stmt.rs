@@ -37,6 +37,10 @@ impl Builder<'_> {
                 let n = self.next_expr(&mut it);
                 StmtKind::Repeat(n, self.next_block(&mut it))
             }
+            Rule::while_stmt => {
+                let cond = self.next_expr(&mut it);
+                StmtKind::While(cond, self.next_block(&mut it))
+            }
             Rule::simultaneously_stmt => StmtKind::Simultaneously(self.next_block(&mut it)),
             Rule::choose_one_stmt => self.choose_one_stmt(it),
             // Cards: where they are, how they lie, what they show.

@@ -16,6 +16,7 @@ pub const BUILTINS: &[(&str, usize)] = &[
     ("min", 2),
     ("max", 2),
     ("distinct", 2),
+    ("total", 2),
     ("attached", 1),
     ("host", 1),
     ("turn_number", 0),
@@ -57,6 +58,7 @@ impl Ctx<'_> {
             "host" => (Expr::Host(one_card(self)), Ty::Of(Type::Card, true)),
             "slot" => (Expr::SlotOf(one_card(self)), Ty::Of(Type::Text, true)),
             "distinct" => self.resolve_distinct(a, &args[1].value),
+            "total" => self.resolve_total(a, &args[1].value),
             "printed" | "modified" => self.resolve_stat_query(&name.name, a, args.get(1)),
             _ => {
                 let x = self.number(a);
@@ -233,6 +235,36 @@ impl Ctx<'_> {
             Expr::Distinct {
                 cards: bx(cards),
                 field,
+            },
+            Ty::of(Type::Number),
+        )
+    }
+
+    /// `total(cards, key)`: the sum of a number read from each card as a bare name in a filter
+    /// (a stat, a number field, a counter; `total(card in your.hand, generated_cost)`).
+    fn resolve_total(&mut self, a: &ast::Expr, f: &ast::Expr) -> (Expr, Ty) {
+        let cards = self.cards(a);
+        let key = match &f.kind {
+            ExprKind::Name(_) => {
+                self.filter_depth += 1;
+                let key = self.number(f);
+                self.filter_depth -= 1;
+                key
+            }
+            _ => {
+                self.check_name_argument(
+                    f,
+                    "`total` adds up a number of each card: name it",
+                    "not a stat, field or counter name",
+                    "as in `total(card in your.hand, generated_cost)`",
+                );
+                Expr::Int(0)
+            }
+        };
+        (
+            Expr::Total {
+                key: bx(key),
+                cards: bx(cards),
             },
             Ty::of(Type::Number),
         )

@@ -84,6 +84,10 @@ impl<'a> Ctx<'a> {
                 times: self.number(n),
                 body: self.block(body),
             },
+            StmtKind::While(cond, body) => Stmt::While {
+                cond: self.cond(cond),
+                body: self.block(body),
+            },
             StmtKind::May(who, body) => self.resolve_may(who, body),
             StmtKind::ChooseOne(who, options) => self.resolve_choose_one(who, options),
             StmtKind::Simultaneously(b) => Stmt::Simultaneously {
