@@ -84,6 +84,8 @@ pub enum Decl {
     Deck(Vec<DeckRule>, Span),
     /// `durations until <moment>`: how long an effect lasts when its text says nothing.
     Durations(Ident),
+    /// `trigger_order <who>`: who orders triggered abilities waiting at once.
+    TriggerOrder(Ident),
     /// `setup { … }`: the span of the word `setup`, then the body.
     Setup(Span, Block),
     /// `turn { … }`: the span of the word `turn`, then the body.
@@ -481,6 +483,8 @@ pub enum StmtKind {
     Lose(Expr),
     /// `draw_game`.
     DrawGame,
+    /// `goes_first <player>` (setup only).
+    GoesFirst(Expr),
     /// `e becomes name [duration]`: a state, or a zone alias.
     Becomes(Expr, Ident, Option<Duration>),
     /// `e.member op value [duration] [in layer l]`.

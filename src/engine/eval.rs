@@ -62,6 +62,19 @@ impl<'p> Game<'p> {
             // tests
             Expr::Not(x) => Value::Bool(self.eval(x)? != Value::Bool(true)),
             Expr::Contains { haystack, needle } => self.contains(haystack, needle)?,
+            Expr::EffectNegated(c) => match self.eval(c)? {
+                Value::Card(c) => Value::Bool(
+                    self.state.cards[c as usize].effect_negated || self.effect_negated_now(c),
+                ),
+                _ => Value::Bool(false),
+            },
+            Expr::SameCard(a, b) => match (self.eval(a)?, self.eval(b)?) {
+                (Value::Card(x), Value::Card(y)) => {
+                    let def = |c: CardId| &self.prog.cards[self.state.cards[c as usize].def as usize];
+                    Value::Bool(def(x).normalized_number == def(y).normalized_number)
+                }
+                _ => Value::Bool(false),
+            },
             Expr::IsTurnPlayer(p) => Value::Bool(self.eval(p)? == Value::Player(self.state.active)),
             Expr::IsKind { value, kind } => self.is_kind(value, kind)?,
             Expr::Cancelled { event, subject } => self.cancelled(event, subject)?,
@@ -93,6 +106,10 @@ impl<'p> Game<'p> {
             Expr::Count(x) => self.count(x)?,
             Expr::Distinct { cards, field } => self.distinct(cards, field)?,
             Expr::Total { key, cards } => self.total(key, cards)?,
+            Expr::Usable { card, kind } => match self.eval(card)? {
+                Value::Card(c) => Value::Bool(self.usable(c, kind)),
+                _ => Value::Bool(false),
+            },
             Expr::Min(a, b) => self.int_pair(a, b, i64::min)?,
             Expr::Max(a, b) => self.int_pair(a, b, i64::max)?,
             Expr::Neg(x) => match self.eval(x)? {

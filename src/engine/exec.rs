@@ -122,6 +122,7 @@ impl<'p> Game<'p> {
             Stmt::Win { player } => self.exec_win(player)?,
             Stmt::Lose { player } => self.exec_lose(player)?,
             Stmt::DrawGame => self.end(Outcome::Draw),
+            Stmt::GoesFirst { player } => self.exec_goes_first(player)?,
         }
         Ok(Vec::new())
     }

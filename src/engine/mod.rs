@@ -106,6 +106,9 @@ struct Pending {
     event: Rc<EventData>,
     /// Its effect was negated while it waited (`negate <card> effect`): it resolves with none.
     negated: bool,
+    /// Its place in the order the turn player gave a batch (`trigger_order turn_player`); `None`
+    /// until its batch is ordered.
+    rank: Option<u32>,
 }
 
 /// A chain item: a body to run later with the context it was put there with.
@@ -292,6 +295,9 @@ pub struct Game<'p> {
     recent: Vec<CardId>,
     /// A payability check running (docs/language.md, "Paying costs").
     dry: payable::Dry,
+    /// How many `usable(…)` reads are nested (an ability's `if` asking about itself): a read
+    /// deeper than `MAX_USABLE_DEPTH` is false.
+    usable_depth: u8,
     /// Avoidable loops: decisions seen this turn, a repeat count being named, a replay.
     loops: loops::Loops,
     /// The game's generation the interrupt rules last saw settled: a later change runs them.
@@ -420,6 +426,7 @@ impl<'p> Game<'p> {
             notes: Vec::new(),
             recent: Vec::new(),
             dry: payable::Dry::default(),
+            usable_depth: 0,
             loops: loops::Loops::default(),
             seen: Vec::new(),
             declared: Vec::new(),
@@ -769,9 +776,8 @@ impl<'p> Game<'p> {
 
     fn begin_turn(&mut self) {
         let n = self.prog.players();
-        if self.state.turn == 0 {
-            self.state.active = 0;
-        } else {
+        // the first turn is the first seat's, or the player a `goes_first` of the setup named
+        if self.state.turn > 0 {
             let mut next = self.state.active as usize;
             for _ in 0..n {
                 next = next_seat(next, n);

@@ -3,7 +3,7 @@
 
 use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::{AbilityRef, Program};
-use super::state::{card_id, index16, seat, seat_after, CardId, Outcome, Seat, Value};
+use super::state::{card_id, index16, seat, seat_after, shown, CardId, Outcome, Seat, Value};
 use super::{EventData, Frame, Game, Lookback, Pending};
 use crate::ir;
 use std::rc::Rc;
@@ -104,6 +104,9 @@ impl<'p> Game<'p> {
     /// turn player's first, then the next player's; each player orders their own (an
     /// assumption of the core), asked only when they have several.
     fn pick_trigger(&mut self) -> Result<usize, Request> {
+        if self.prog.ruleset.trigger_order == ir::TriggerOrder::TurnPlayer {
+            return self.pick_from_ordered_batch();
+        }
         let n = self.prog.players();
         let mut who = None;
         for k in 0..n {
@@ -147,6 +150,73 @@ impl<'p> Game<'p> {
             Answer::Pick(i) => mine[i.min(mine.len().saturating_sub(1))],
             _ => mine[0],
         })
+    }
+
+    /// `trigger_order turn_player`: the next of the batch the turn player ordered; with none
+    /// ordered, the turn player orders every waiting ability, both players' alike, before any
+    /// resolves (asked once per place, until the rest are alike). Abilities triggered while a
+    /// batch resolves wait for the next batch.
+    fn pick_from_ordered_batch(&mut self) -> Result<usize, Request> {
+        let ranked = (0..self.pending.len())
+            .filter_map(|i| self.pending[i].rank.map(|r| (r, i)))
+            .min();
+        if let Some((_, i)) = ranked {
+            return Ok(i);
+        }
+        let seat = self.state.active;
+        let mut rest: Vec<usize> = (0..self.pending.len()).collect();
+        let mut order: Vec<usize> = Vec::with_capacity(rest.len());
+        while rest.len() > 1 && !self.all_alike_for_one(&rest) {
+            let req = self.order_request(seat, &rest);
+            let k = match self.ask(req)? {
+                Answer::Pick(k) => k.min(rest.len().saturating_sub(1)),
+                _ => 0,
+            };
+            order.push(rest.remove(k));
+        }
+        order.extend(rest);
+        for (r, &i) in order.iter().enumerate() {
+            self.pending[i].rank = Some(u32::try_from(r).unwrap_or(u32::MAX));
+        }
+        Ok(order.first().copied().unwrap_or(0))
+    }
+
+    /// Whether waiting abilities are alike (see `all_alike`) and all one player's: their order
+    /// is then no choice.
+    fn all_alike_for_one(&self, pending: &[usize]) -> bool {
+        let first = pending.first().map(|i| self.pending[*i].controller);
+        pending
+            .iter()
+            .all(|i| Some(self.pending[*i].controller) == first)
+            && self.all_alike(pending)
+    }
+
+    /// The question "which of these resolves next", asked of `seat`.
+    fn order_request(&self, seat: Seat, among: &[usize]) -> Request {
+        let options = among
+            .iter()
+            .map(|i| {
+                let p = &self.pending[*i];
+                let name = self.name_for(p.card, seat);
+                Choice {
+                    label: format!(
+                        "{} ({}, p{})",
+                        name,
+                        Program::short(&self.prog.ability(p.ability).kind),
+                        shown(p.controller)
+                    ),
+                    action: None,
+                    card: self.visible_to(p.card, seat).then_some(name),
+                    card_id: Some(p.card),
+                }
+            })
+            .collect();
+        Request {
+            player: seat,
+            kind: RequestKind::OneOf,
+            prompt: "order the triggered abilities waiting: choose the one to resolve next".into(),
+            options,
+        }
     }
 
     /// Whether pending triggered abilities are alike, so that their order is no choice: the
@@ -429,6 +499,7 @@ impl<'p> Game<'p> {
                         controller,
                         event: e.clone(),
                         negated: false,
+                        rank: None,
                     });
                 }
             }

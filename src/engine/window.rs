@@ -287,19 +287,7 @@ impl<'p> Game<'p> {
                 if attribute.is_some_and(|attr| !a.attributes.contains(attr)) {
                     continue;
                 }
-                if !self.limit_ok(c, aref) {
-                    continue;
-                }
-                if let Some(cond) = &a.condition {
-                    self.push_ctx(seat, Some(this), None, None);
-                    let ok = self.holds(cond);
-                    self.pop_ctx_now();
-                    if !ok {
-                        continue;
-                    }
-                }
-                // the rule of payment: a cost that cannot be paid in full is not offered
-                if !self.payable(seat, Some(this), None, Some((c, aref)), &a.cost) {
+                if !self.ability_usable(seat, c, this, aref) {
                     continue;
                 }
                 out.push(Offer::Ability {
@@ -311,6 +299,51 @@ impl<'p> Game<'p> {
         }
     }
 }
+
+impl<'p> Game<'p> {
+    /// Whether a working ability could be used by `seat` now: within its limit, its `if`
+    /// holding, its cost payable in full (the rule of payment: what can't be paid is not offered).
+    pub(super) fn ability_usable(
+        &mut self,
+        seat: Seat,
+        card: CardId,
+        this: CardId,
+        aref: AbilityRef,
+    ) -> bool {
+        let a = self.prog.ability(aref);
+        if !self.limit_ok(card, aref) {
+            return false;
+        }
+        if let Some(cond) = &a.condition {
+            self.push_ctx(seat, Some(this), None, None);
+            let ok = self.holds(cond);
+            self.pop_ctx_now();
+            if !ok {
+                return false;
+            }
+        }
+        self.payable(seat, Some(this), None, Some((card, aref)), &a.cost)
+    }
+
+    /// `usable(card, kind)`: whether the card has a working ability of that kind its
+    /// controller could use now.
+    pub(super) fn usable(&mut self, card: CardId, kind: &Id) -> bool {
+        if self.usable_depth >= MAX_USABLE_DEPTH {
+            return false;
+        }
+        self.usable_depth = self.usable_depth.saturating_add(1);
+        let seat = self.state.cards[card as usize].controller;
+        let ok = self.working_abilities(card).into_iter().any(|(this, aref)| {
+            &self.prog.ability(aref).kind == kind && self.ability_usable(seat, card, this, aref)
+        });
+        self.usable_depth = self.usable_depth.saturating_sub(1);
+        ok
+    }
+}
+
+/// How deeply `usable(…)` reads may nest (an ability whose `if` asks whether it is usable
+/// would otherwise recurse without end); deeper reads are false.
+const MAX_USABLE_DEPTH: u8 = 4;
 
 /// A seat's bit in a set of seats (seats are below `ir::MAX_PLAYERS`, so it fits).
 fn seat_bit(seat: Seat) -> u32 {

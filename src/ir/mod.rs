@@ -115,6 +115,9 @@ pub struct Ruleset {
     /// The moment an effect lasts until when its text names no duration (PM: end of turn);
     /// `null`: while its card stays in its zone.
     pub default_duration: Option<Id>,
+    /// Who orders triggered abilities that wait at once (left out when `controller`, the default).
+    #[serde(default, skip_serializing_if = "TriggerOrder::is_default")]
+    pub trigger_order: TriggerOrder,
     /// `setup { … }`: run once when a game starts, the first player resolving it.
     pub setup: Vec<Stmt>,
     /// `turn { … }`: run for every turn, the turn player resolving it; the engine runs turns
@@ -456,6 +459,26 @@ impl Serialize for AbilityKind {
             k.skip_field("optional_cost")?;
         }
         k.end()
+    }
+}
+
+/// Who orders the triggered abilities waiting at once (`trigger_order` in a ruleset).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TriggerOrder {
+    /// Each player orders their own; the turn player's resolve first, then the next player's
+    /// (PMV, WS).
+    #[default]
+    Controller,
+    /// The turn player orders all of them, both players' alike, before any resolves; they then
+    /// resolve in that order (PM). Abilities triggered meanwhile wait for the next batch.
+    TurnPlayer,
+}
+
+impl TriggerOrder {
+    /// Whether this is the default (it is left out of the serialized ruleset).
+    pub fn is_default(&self) -> bool {
+        *self == TriggerOrder::Controller
     }
 }
 
@@ -965,6 +988,12 @@ pub enum Stmt {
     },
     /// The game is a draw.
     DrawGame,
+    /// Setup only: this player takes the first turn (and is the turn player for the rest of the
+    /// setup).
+    GoesFirst {
+        /// The player.
+        player: Expr,
+    },
     /// Turn cards face up, face down, or over (`null`).
     Flip {
         /// The cards.
@@ -1246,6 +1275,12 @@ pub enum Expr {
     },
     /// Whether a player is the turn player.
     IsTurnPlayer(Box<Expr>),
+    /// Whether two cards are the same card by number: their numbers are equal after the
+    /// ruleset's `numbers { … }` normalization (a promo print and its base card).
+    SameCard(Box<Expr>, Box<Expr>),
+    /// Whether a card's effect is negated: `negate <card> effect` since it entered its zone (the
+    /// card being played), or a negation of its effects lasting now.
+    EffectNegated(Box<Expr>),
     /// Whether a card is face up (`up`) or face down.
     FaceIs {
         /// The card.
@@ -1267,6 +1302,15 @@ pub enum Expr {
         key: Box<Expr>,
         /// The cards.
         cards: Box<Expr>,
+    },
+    /// Whether a card has an ability of `kind` it could use now: working where the card is,
+    /// within its limit, its `if` holding and its cost payable in full, with `this` the card and
+    /// `you` its controller (what a window would offer).
+    Usable {
+        /// The card.
+        card: Box<Expr>,
+        /// The ability kind.
+        kind: Id,
     },
     /// The cards set on a card.
     Attached(Box<Expr>),

@@ -251,6 +251,7 @@ fn line_of(s: &Stmt) -> String {
         Stmt::Win { player } => format!("{} wins", expr(player)),
         Stmt::Lose { player } => format!("{} loses", expr(player)),
         Stmt::DrawGame => "the game is a draw".into(),
+        Stmt::GoesFirst { player } => format!("{} goes first", expr(player)),
         Stmt::Call {
             verb,
             args,
@@ -572,6 +573,8 @@ pub fn expr(e: &Expr) -> String {
         Expr::KeywordValue { card, keyword } => {
             format!("{} {} value", possessive(card), short(keyword))
         }
+        Expr::EffectNegated(c) => format!("negated({})", expr(c)),
+        Expr::SameCard(a, b) => format!("same_card({}, {})", expr(a), expr(b)),
         Expr::IsTurnPlayer(p) => match p.as_ref() {
             Expr::You => "you are the turn player".to_string(),
             p => format!("{} is the turn player", expr(p)),
@@ -583,6 +586,7 @@ pub fn expr(e: &Expr) -> String {
         ),
         Expr::Distinct { cards, field } => format!("distinct({}, {field})", expr(cards)),
         Expr::Total { key, cards } => format!("total({}, {})", expr(cards), expr(key)),
+        Expr::Usable { card, kind } => format!("usable({}, {})", expr(card), short(kind)),
         Expr::Attached(x) => format!("attached({})", expr(x)),
         Expr::Host(x) => format!("host({})", expr(x)),
         Expr::InState { card, state } => format!("{} is {}", expr(card), short(state)),

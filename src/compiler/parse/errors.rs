@@ -127,6 +127,7 @@ const DECLARATION_WORDS: &[Rule] = &[
     Rule::kw_names,
     Rule::kw_deck,
     Rule::kw_durations,
+    Rule::kw_trigger_order,
     Rule::kw_setup,
     Rule::kw_turn,
     Rule::kw_action,

@@ -397,6 +397,7 @@ impl Passes<'_> {
     /// `setup { … }`, written at `word`.
     fn lower_setup(&mut self, file: FileId, word: Span, body: &ast::Block) {
         let mut ctx = Ctx::new(self.sym, file, self.diags);
+        ctx.in_setup = true;
         let stmts = ctx.block(body);
         let names = std::mem::take(&mut ctx.exact_names);
         self.keep_exact_names(file, names);

@@ -124,6 +124,8 @@ pub struct Ctx<'a> {
     pub slot_candidates: Vec<(Option<String>, usize)>,
     /// Exact names compared against (`name == "…"`), checked once all packs are loaded.
     pub exact_names: Vec<(String, Span)>,
+    /// In the ruleset's `setup { … }` (`goes_first` is allowed).
+    pub in_setup: bool,
 }
 
 impl<'a> Ctx<'a> {
@@ -141,6 +143,7 @@ impl<'a> Ctx<'a> {
             candidates: Vec::new(),
             slot_candidates: Vec::new(),
             exact_names: Vec::new(),
+            in_setup: false,
         }
     }
 

@@ -378,6 +378,7 @@ impl Declarer<'_> {
             Decl::Counter(c) => self.declare_counter(c),
             Decl::CardType(t) => self.declare_card_type(t),
             Decl::Durations(m) => self.declare_default_duration(m),
+            Decl::TriggerOrder(w) => self.declare_trigger_order(w),
             Decl::Keyword(k) => self.declare_keyword(k),
             Decl::AbilityKind(a) => self.declare_ability_kind(a),
             Decl::Attribute(a) => self.declare_attribute(a),
@@ -903,6 +904,20 @@ impl Declarer<'_> {
                     Some(help),
                 );
             }
+        }
+    }
+
+    /// `trigger_order <who>`: who orders triggered abilities waiting at once.
+    fn declare_trigger_order(&mut self, w: &ast::Ident) {
+        match w.name.as_str() {
+            "controller" => self.ruleset.trigger_order = ir::TriggerOrder::Controller,
+            "turn_player" => self.ruleset.trigger_order = ir::TriggerOrder::TurnPlayer,
+            other => self.report_invalid(
+                w.span,
+                "trigger order",
+                other,
+                &["controller", "turn_player"],
+            ),
         }
     }
 

@@ -96,6 +96,16 @@ impl Game<'_> {
         Ok(())
     }
 
+    /// `goes_first`: the player takes the first turn; from now on the setup's "in turn order"
+    /// (`each player`) starts with them.
+    pub(super) fn exec_goes_first(&mut self, player: &Expr) -> Result<(), Request> {
+        if let Some(&p) = self.players_of(player)?.first() {
+            self.state.active = p;
+            self.log_line("turn", format!("p{} goes first", shown(p)));
+        }
+        Ok(())
+    }
+
     /// `lose`: each player named who has not lost yet loses.
     pub(super) fn exec_lose(&mut self, player: &Expr) -> Result<(), Request> {
         for p in self.players_of(player)? {

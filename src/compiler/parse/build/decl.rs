@@ -36,6 +36,9 @@ impl Builder<'_> {
             Rule::durations_decl => {
                 Decl::Durations(self.ident(it.next().expect("grammar: moment")))
             }
+            Rule::trigger_order_decl => {
+                Decl::TriggerOrder(self.ident(it.next().expect("grammar: who orders")))
+            }
             Rule::ability_decl => Decl::AbilityKind(self.mapped_decl(it)),
             Rule::attribute_decl => Decl::Attribute(self.mapped_decl(it)),
             Rule::event_decl => self.event_decl(it),

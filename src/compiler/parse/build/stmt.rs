@@ -87,6 +87,7 @@ impl Builder<'_> {
                 StmtKind::Emit(ev, self.call_args(it.next()))
             }
             Rule::win_stmt => StmtKind::Win(self.next_expr(&mut it)),
+            Rule::goes_first_stmt => StmtKind::GoesFirst(self.next_expr(&mut it)),
             Rule::lose_stmt => StmtKind::Lose(self.next_expr(&mut it)),
             Rule::draw_game_stmt => StmtKind::DrawGame,
             // Game flow: phases, windows, the chain, rule checks, moments.

@@ -17,6 +17,9 @@ pub const BUILTINS: &[(&str, usize)] = &[
     ("max", 2),
     ("distinct", 2),
     ("total", 2),
+    ("usable", 2),
+    ("same_card", 2),
+    ("negated", 1),
     ("attached", 1),
     ("host", 1),
     ("turn_number", 0),
@@ -59,6 +62,13 @@ impl Ctx<'_> {
             "slot" => (Expr::SlotOf(one_card(self)), Ty::Of(Type::Text, true)),
             "distinct" => self.resolve_distinct(a, &args[1].value),
             "total" => self.resolve_total(a, &args[1].value),
+            "usable" => self.resolve_usable(a, &args[1].value),
+            "negated" => (Expr::EffectNegated(one_card(self)), Ty::of(Type::Bool)),
+            "same_card" => {
+                let x = one_card(self);
+                let y = bx(self.typed(&args[1].value, &[Type::Card], "the argument"));
+                (Expr::SameCard(x, y), Ty::of(Type::Bool))
+            }
             "printed" | "modified" => self.resolve_stat_query(&name.name, a, args.get(1)),
             _ => {
                 let x = self.number(a);
@@ -241,7 +251,7 @@ impl Ctx<'_> {
     }
 
     /// `total(cards, key)`: the sum of a number read from each card as a bare name in a filter
-    /// (a stat, a number field, a counter; `total(card in your.hand, generated_cost)`).
+    /// (a stat, a number field, a counter; `total(unit on your.board, upkeep)`).
     fn resolve_total(&mut self, a: &ast::Expr, f: &ast::Expr) -> (Expr, Ty) {
         let cards = self.cards(a);
         let key = match &f.kind {
@@ -256,7 +266,7 @@ impl Ctx<'_> {
                     f,
                     "`total` adds up a number of each card: name it",
                     "not a stat, field or counter name",
-                    "as in `total(card in your.hand, generated_cost)`",
+                    "as in `total(unit on your.board, upkeep)`",
                 );
                 Expr::Int(0)
             }
@@ -267,6 +277,40 @@ impl Ctx<'_> {
                 cards: bx(cards),
             },
             Ty::of(Type::Number),
+        )
+    }
+
+    /// `usable(card, kind)`: whether the card has an ability of that kind it could use now
+    /// (`usable(c, interrupt)`).
+    fn resolve_usable(&mut self, a: &ast::Expr, k: &ast::Expr) -> (Expr, Ty) {
+        let card = self.typed(a, &[Type::Card], "the argument");
+        let kind = match &k.kind {
+            ExprKind::Name(n) => {
+                let sym = self.sym;
+                self.declared(
+                    &sym.kinds,
+                    codes::RESOLVE_UNKNOWN_ABILITY_KIND,
+                    "ability kind",
+                    n,
+                )
+                .map(|s| s.id.clone())
+            }
+            _ => {
+                self.check_name_argument(
+                    k,
+                    "`usable` asks about an ability kind: name it",
+                    "not an ability kind name",
+                    "as in `usable(c, counter)`",
+                );
+                None
+            }
+        };
+        (
+            Expr::Usable {
+                card: bx(card),
+                kind: kind.unwrap_or_default(),
+            },
+            Ty::of(Type::Bool),
         )
     }
 

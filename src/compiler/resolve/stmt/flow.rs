@@ -83,6 +83,24 @@ impl Ctx<'_> {
         Stmt::ChooseOne { chooser, options }
     }
 
+    /// Reports a `goes_first` outside `setup`.
+    pub(super) fn misplaced_goes_first(&mut self, span: Span) {
+        let word = Span::new(span.start, span.start + "goes_first".len());
+        self.error(
+            Diagnostic::error(
+                codes::RESOLVE_MISPLACED_STATEMENT,
+                self.file,
+                word,
+                "`goes_first` is only allowed in `setup`",
+                "not in `setup { … }`",
+            )
+            .with_help(
+                "the first player is chosen before the first turn: write `goes_first` in the \
+                 ruleset's `setup { … }`",
+            ),
+        );
+    }
+
     /// Reports a `phase` outside the top level of `turn`, still checking its body.
     pub(super) fn check_misplaced_phase(&mut self, span: Span, body: &ast::Block) {
         let word = Span::new(span.start, span.start + "phase".len());

@@ -141,6 +141,14 @@ impl<'a> Ctx<'a> {
                 player: self.player_or_set(p),
             },
             StmtKind::DrawGame => Stmt::DrawGame,
+            StmtKind::GoesFirst(p) => {
+                if !self.in_setup {
+                    self.misplaced_goes_first(s.span);
+                }
+                Stmt::GoesFirst {
+                    player: self.player(p),
+                }
+            }
             // Verbs, procedures and layers applied by name (call.rs).
             StmtKind::Call(name, args, dur) => return self.resolve_call(name, args, dur, s.span),
         })
