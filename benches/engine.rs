@@ -3,7 +3,8 @@
 //! `cargo bench --bench engine` (run from the crate root, so `cards/pmv` is found).
 //!
 //! Measured (criterion):
-//! - `random_game/pmv` and `random_game/ws`: one game of Phantom Magic Vision (Weiss Schwarz)
+//! - `random_game/pmv`, `random_game/ws` and `random_game/pm`: one game of Phantom Magic
+//!   Vision (Weiss Schwarz, Precious Memories)
 //!   between the game's two shipped decks (`cards/<game>/decks/`, from `Session::decks`), a
 //!   `RandomAgent` on each seat, played to the end with `Game::play`. The
 //!   seed changes with every iteration (`sim::game_seed(SEED, i)`, and the decks swap seats on
@@ -27,7 +28,7 @@
 //!
 //! `FUDA_BENCH_GAMES=N cargo bench --bench engine` only plays N PMV games (seeds as above) and
 //! exits: a fixed amount of work for profilers (`valgrind --tool=callgrind <bench binary>`);
-//! `FUDA_BENCH_GAME=ws` plays WS games instead.
+//! `FUDA_BENCH_GAME=ws` (`pm`) plays WS (PM) games instead.
 //! `FUDA_BENCH_EFFECT=<name> FUDA_BENCH_RUNS=N` only runs that effect N times through the engine
 //! (`ir_runs`) and N times as its closure (`native_runs`), on inputs cloned beforehand: under
 //! callgrind, the inclusive instruction counts of the two functions give a ratio that does not
@@ -928,6 +929,7 @@ fn summary(f: &Figures) {
 fn main() {
     let (prog, decks) = load_games("pmv");
     let (ws_prog, ws_decks) = load_games("ws");
+    let (pm_prog, pm_decks) = load_games("pm");
 
     // A fixed amount of work for profilers.
     if let Some(n) = std::env::var("FUDA_BENCH_GAMES")
@@ -936,6 +938,7 @@ fn main() {
     {
         let (prog, decks) = match std::env::var("FUDA_BENCH_GAME").as_deref() {
             Ok("ws") => (&ws_prog, &ws_decks),
+            Ok("pm") => (&pm_prog, &pm_decks),
             _ => (&prog, &decks),
         };
         let t = Instant::now();
@@ -1013,6 +1016,13 @@ fn main() {
                 play_game(&ws_prog, &ws_decks, black_box(i))
             })
         });
+        g.bench_function("pm", |b| {
+            let mut i = 0u64;
+            b.iter(|| {
+                i += 1;
+                play_game(&pm_prog, &pm_decks, black_box(i))
+            })
+        });
         g.finish();
     }
     {
@@ -1046,7 +1056,11 @@ fn main() {
     }
     c.final_summary();
 
-    let games = [("PMV", prog, decks), ("WS", ws_prog, ws_decks)];
+    let games = [
+        ("PMV", prog, decks),
+        ("WS", ws_prog, ws_decks),
+        ("PM", pm_prog, pm_decks),
+    ];
     let figures = measure(&games, &eprog, &t);
     summary(&figures);
 }

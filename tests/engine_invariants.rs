@@ -1,5 +1,5 @@
-//! The engine keeps its invariants over whole games of Phantom Magic Vision (`cards/pmv`) and
-//! Weiss Schwarz (`cards/ws`), each game's two decks in its `decks/` folder loaded through
+//! The engine keeps its invariants over whole games of Phantom Magic Vision (`cards/pmv`),
+//! Weiss Schwarz (`cards/ws`) and Precious Memories (`cards/pm`), each game's two decks in its `decks/` folder loaded through
 //! `Session`, seeded random agents on both seats:
 //! - every card is in exactly one zone: each card id is in exactly one of `state.zones`' lists,
 //!   and that list is the one the card's `zone` names;
@@ -10,11 +10,10 @@
 //!   in between (games are stepped by hand, as `Game::play` does);
 //! - no panic.
 //!
-//! `pmv_random_games` and `ws_random_games` play a hundred-odd games each (a debug build on a
-//! shared machine); `pmv_ten_thousand_random_games` and `ws_ten_thousand_random_games` play
-//! 10,000 (`cargo test --release -- --ignored`). `pmv_zones_hold_after_every_answer` and
-//! `ws_zones_hold_after_every_answer` step a few games by hand and check the zones after every
-//! answer.
+//! `pmv_random_games`, `ws_random_games` and `pm_random_games` play a hundred-odd games each (a
+//! debug build on a shared machine); `…_ten_thousand_random_games` play 10,000 (`cargo test
+//! --release -- --ignored`). `…_zones_hold_after_every_answer` step a few games by hand and check
+//! the zones after every answer.
 
 use crate::support;
 
@@ -31,10 +30,14 @@ use support::{
 const PMV: &str = "cards/pmv";
 /// The WS pack.
 const WS: &str = "cards/ws";
+/// The PM pack.
+const PM: &str = "cards/pm";
 /// Games of `pmv_random_games` (10–15 s in a debug build on the busy 2-core machine).
 const GAMES: u64 = 120;
 /// Games of `ws_random_games` (WS games run longer: about 40 turns).
 const WS_GAMES: u64 = 60;
+/// Games of `pm_random_games` (PM games run about 25 turns).
+const PM_GAMES: u64 = 60;
 /// Games of the ignored long run.
 const LONG_GAMES: u64 = 10_000;
 /// Games stepped by hand.
@@ -141,6 +144,22 @@ fn ws_random_games() {
 #[ignore = "10,000 games: run with `cargo test --release -- --ignored`"]
 fn ws_ten_thousand_random_games() {
     random_games(WS, LONG_GAMES);
+}
+
+#[test]
+fn pm_random_games() {
+    random_games(PM, PM_GAMES);
+}
+
+#[test]
+#[ignore = "10,000 games: run with `cargo test --release -- --ignored`"]
+fn pm_ten_thousand_random_games() {
+    random_games(PM, LONG_GAMES);
+}
+
+#[test]
+fn pm_zones_hold_after_every_answer() {
+    zones_hold_after_every_answer(PM);
 }
 
 #[test]

@@ -42,6 +42,16 @@ fn ws() -> Loaded {
     )
 }
 
+fn pm() -> Loaded {
+    game(
+        "pm",
+        &[
+            "cards/pm/decks/stardust-radio-single.deck",
+            "cards/pm/decks/detective-alchemist-mtl.deck",
+        ],
+    )
+}
+
 fn game(name: &str, decks: &[&str]) -> Loaded {
     let mut s = Session::new();
     let decks: Vec<PathBuf> = decks.iter().map(PathBuf::from).collect();
@@ -286,10 +296,16 @@ fn ws_no_seat_reads_a_card_it_may_not_see() {
 }
 
 #[test]
+fn pm_no_seat_reads_a_card_it_may_not_see() {
+    no_leaks(&pm(), WS_GAMES);
+}
+
+#[test]
 #[ignore = "400 games: run with `cargo test --release -- --ignored`"]
 fn pmv_no_seat_reads_a_card_it_may_not_see_long() {
     no_leaks(&pmv(), LONG_GAMES);
     no_leaks(&ws(), LONG_GAMES);
+    no_leaks(&pm(), LONG_GAMES);
 }
 
 /// The same with 4 copies of 気まぐれな妖精 in each deck (in place of their first cards): random

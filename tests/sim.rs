@@ -96,6 +96,16 @@ fn ws() -> Loaded {
     )
 }
 
+fn pm() -> Loaded {
+    load(
+        "pm",
+        &[
+            PathBuf::from("cards/pm/decks/stardust-radio-single.deck"),
+            PathBuf::from("cards/pm/decks/detective-alchemist-mtl.deck"),
+        ],
+    )
+}
+
 fn config(games: usize, threads: usize, seed: u64) -> SimConfig {
     SimConfig {
         games,
@@ -144,6 +154,12 @@ fn same_summary_on_one_and_two_threads(l: &Loaded, games: usize) -> Summary {
 #[test]
 fn same_seed_same_summary_whatever_the_threads_pmv() {
     same_summary_on_one_and_two_threads(&pmv(), 20);
+}
+
+#[test]
+fn same_seed_same_summary_whatever_the_threads_pm() {
+    let one = same_summary_on_one_and_two_threads(&pm(), 12);
+    assert_eq!(one.draws, 0, "these PM games end with a winner");
 }
 
 #[test]

@@ -70,7 +70,8 @@ impl<'p> Game<'p> {
             },
             Expr::SameCard(a, b) => match (self.eval(a)?, self.eval(b)?) {
                 (Value::Card(x), Value::Card(y)) => {
-                    let def = |c: CardId| &self.prog.cards[self.state.cards[c as usize].def as usize];
+                    let def =
+                        |c: CardId| &self.prog.cards[self.state.cards[c as usize].def as usize];
                     Value::Bool(def(x).normalized_number == def(y).normalized_number)
                 }
                 _ => Value::Bool(false),

@@ -333,9 +333,12 @@ impl<'p> Game<'p> {
         }
         self.usable_depth = self.usable_depth.saturating_add(1);
         let seat = self.state.cards[card as usize].controller;
-        let ok = self.working_abilities(card).into_iter().any(|(this, aref)| {
-            &self.prog.ability(aref).kind == kind && self.ability_usable(seat, card, this, aref)
-        });
+        let ok = self
+            .working_abilities(card)
+            .into_iter()
+            .any(|(this, aref)| {
+                &self.prog.ability(aref).kind == kind && self.ability_usable(seat, card, this, aref)
+            });
         self.usable_depth = self.usable_depth.saturating_sub(1);
         ok
     }
