@@ -121,9 +121,7 @@ impl<'p> Game<'p> {
             Stmt::ForEach { var, cards, body } => self.for_each_payable(var, cards, body, depth),
             Stmt::Repeat { body, .. }
             | Stmt::While { body, .. }
-            | Stmt::Simultaneously { body } => {
-                self.stmts_payable(body, depth)
-            }
+            | Stmt::Simultaneously { body } => self.stmts_payable(body, depth),
             Stmt::If { arms, otherwise } => {
                 for (cond, body) in arms {
                     match self.eval(cond) {
