@@ -593,6 +593,7 @@ fn play(
         seed,
         max_steps,
         players: kinds,
+        deck_format: decks.format.clone(),
     };
     let decks: Vec<Vec<u32>> = loaded.decks.iter().map(|d| d.cards.clone()).collect();
     let mut human = fuda::tools::play::HumanAgent::new(
@@ -650,6 +651,7 @@ fn sim(
         threads,
         seed,
         max_steps,
+        deck_format: decks.format.clone(),
     };
     let bar = if json || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()

@@ -102,6 +102,7 @@ fn config(games: usize, threads: usize, seed: u64) -> SimConfig {
         threads,
         seed,
         max_steps: 2_000_000,
+        deck_format: None,
     }
 }
 
@@ -307,6 +308,7 @@ fn a_human_game_with_junk_input_ends_without_panic() {
         seed: 5,
         max_steps: 2_000_000,
         players: vec![PlayerKind::Human, PlayerKind::Random],
+        deck_format: None,
     };
     let input = "\n0\nfoo\nboard\nlog\n?\ny\n1\n1\n";
     let mut h = HumanAgent::new(Cursor::new(input.as_bytes()), Vec::new());
@@ -333,6 +335,7 @@ fn automatic_seats_play_a_whole_game() {
         seed: 2,
         max_steps: 2_000_000,
         players: vec![PlayerKind::Random, PlayerKind::First],
+        deck_format: None,
     };
     let mut h = HumanAgent::new(Cursor::new(&b""[..]), Vec::new());
     let r = play_game(&l.program, &decks, &config, &mut h);

@@ -1313,6 +1313,9 @@ pub enum Expr {
     },
     /// The number of the current turn (1 for the first).
     TurnNumber,
+    /// The deck format the game is played in (`deck_format()`: `--deck-format`, a scenario's
+    /// `deck_format`): the format's name, a text; absent when none was chosen.
+    DeckFormat,
     /// Whether an event under way was cancelled for a subject (`cancelled(raids, a)`,
     /// after `cancel raids of a`) and not emitted again for it since.
     Cancelled {
