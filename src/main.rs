@@ -523,34 +523,33 @@ fn deck_count(command: &str, decks: &[PathBuf], want: usize) -> Result<(), u8> {
     if decks.len() == want {
         return Ok(());
     }
-    use clap::CommandFactory;
-    let mut cli = Cli::command();
-    cli.build();
-    let mut cmd = cli.find_subcommand(command).cloned().unwrap_or(cli);
-    let e = cmd.error(
-        clap::error::ErrorKind::WrongNumberOfValues,
-        format!(
-            "give --deck {want} times (one per seat); it was given {} time{}",
-            decks.len(),
-            plural(decks.len())
-        ),
+    let message = format!(
+        "give --deck {want} times (one per seat); it was given {} time{}",
+        decks.len(),
+        plural(decks.len())
     );
-    let _ = e.print();
-    Err(2)
+    Err(clap_error(
+        command,
+        clap::error::ErrorKind::WrongNumberOfValues,
+        message,
+    ))
 }
 
-/// Prints `message` as clap prints usage errors (with the usage of subcommand `command`) and
-/// gives their exit code, 2: a `--deck-format` the game does not declare.
+/// Refuses a `--deck-format` the game does not declare the way clap refuses usage errors
+/// (exit code 2), with the usage of subcommand `command`.
 fn usage_error(command: &str, message: &str) -> u8 {
+    let message = format!("--deck-format: {message}");
+    clap_error(command, clap::error::ErrorKind::InvalidValue, message)
+}
+
+/// Prints `message` as clap prints usage errors, with the usage of subcommand `command`, and
+/// gives their exit code, 2.
+fn clap_error(command: &str, kind: clap::error::ErrorKind, message: String) -> u8 {
     use clap::CommandFactory;
     let mut cli = Cli::command();
     cli.build();
     let mut cmd = cli.find_subcommand(command).cloned().unwrap_or(cli);
-    let e = cmd.error(
-        clap::error::ErrorKind::InvalidValue,
-        format!("--deck-format: {message}"),
-    );
-    let _ = e.print();
+    let _ = cmd.error(kind, message).print();
     2
 }
 

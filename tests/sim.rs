@@ -401,3 +401,27 @@ fn crashed_games_are_grouped_and_counted_apart() {
     assert_eq!(boom, [(1, "BA"), (4, "AB")]);
     assert!(s.render().contains("boom"));
 }
+
+/// `SimConfig::deck_format` (`sim --deck-format`) reaches every game: the made-up game of
+/// `tests/games/tiny` starts both players with 5 of the 10 petals that win in its `quick`
+/// format (read with `deck_format()`), so its games are shorter.
+#[test]
+fn deck_format_reaches_the_games() {
+    let decks = [
+        PathBuf::from("tests/games/tiny/decks/meadow.deck"),
+        PathBuf::from("tests/games/tiny/decks/thicket.deck"),
+    ];
+    let l = load("tests/games/tiny", &decks);
+    let plain = simulate(&l.program, &l.decks, &config(40, 1, 0));
+    let quick = SimConfig {
+        deck_format: Some("quick".into()),
+        ..config(40, 1, 0)
+    };
+    let quick = simulate(&l.program, &l.decks, &quick);
+    assert!(
+        quick.turns.mean < plain.turns.mean,
+        "quick {:?}, plain {:?}",
+        quick.turns.mean,
+        plain.turns.mean
+    );
+}

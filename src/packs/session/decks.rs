@@ -160,7 +160,7 @@ impl Session {
                 )
             });
         }
-        (!problems.is_empty()).then(|| problems.join("\n"))
+        (!problems.is_empty()).then(|| problems.join("; "))
     }
 
     fn queue_deck(&mut self, path: PathBuf, game: &str) {
