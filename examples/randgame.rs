@@ -34,6 +34,7 @@ fn main() {
             &Options {
                 seed: seed + g,
                 max_steps: 2_000_000,
+                deck_format: None,
             },
         );
         let mut agents: Vec<Box<dyn Agent>> = vec![

@@ -54,10 +54,12 @@ struct CommonArgs {
 
 impl CommonArgs {
     /// A session over `paths`, with the cache unless disabled; `decks`: also check the decks
-    /// of the packs named (only `check` does: a deck is no part of a pack's IR).
-    fn session(&self, paths: &[PathBuf], decks: bool) -> Session {
+    /// of the packs named (only `check` does: a deck is no part of a pack's IR), in the deck
+    /// format `deck_format` when one is given.
+    fn session(&self, paths: &[PathBuf], decks: bool, deck_format: Option<String>) -> Session {
         let mut s = Session::new();
         s.skip_decks = !decks;
+        s.deck_format = deck_format;
         if !self.no_cache {
             s.cache = fuda::packs::cache::Cache::from_env();
         }
@@ -76,6 +78,9 @@ enum Command {
         /// Pack folders, folders of packs, `.fuda` files or `.deck` files.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
+        /// Also check the decks against this format of their game's `deck { … }` block.
+        #[arg(long, value_name = "NAME")]
+        deck_format: Option<String>,
         #[command(flatten)]
         common: CommonArgs,
     },
@@ -107,6 +112,9 @@ enum Command {
         /// A `.deck` file, once per seat (p1 first).
         #[arg(long = "deck", required = true, value_name = "DECK")]
         decks: Vec<PathBuf>,
+        /// Check the decks against this format of the game's `deck { … }` block.
+        #[arg(long, value_name = "NAME")]
+        deck_format: Option<String>,
         /// The game's seed (shuffles, random agents).
         #[arg(long, default_value_t = 0)]
         seed: u64,
@@ -130,6 +138,9 @@ enum Command {
         /// The two `.deck` files (A, then B).
         #[arg(long = "deck", required = true, value_name = "DECK")]
         decks: Vec<PathBuf>,
+        /// Check the decks against this format of the game's `deck { … }` block.
+        #[arg(long, value_name = "NAME")]
+        deck_format: Option<String>,
         /// How many games.
         #[arg(long, default_value_t = 100)]
         games: usize,
@@ -176,9 +187,16 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> u8 {
     match cli.command {
-        Command::Check { paths, common } => {
+        Command::Check {
+            paths,
+            deck_format,
+            common,
+        } => {
             let start = Instant::now();
-            let s = common.session(&paths, true);
+            let s = common.session(&paths, true, deck_format);
+            if let Some(why) = s.unknown_deck_format() {
+                return usage_error("check", &why);
+            }
             let code = report(&s, &common);
             if common.format == Format::Human {
                 let cards: usize = s.packs.iter().map(|p| p.pack.cards.len()).sum();
@@ -211,7 +229,7 @@ fn run(cli: Cli) -> u8 {
             code
         }
         Command::Compile { path, card, common } => {
-            let s = common.session(std::slice::from_ref(&path), false);
+            let s = common.session(std::slice::from_ref(&path), false, None);
             let (pack, code) = match checked_pack(&s, &common) {
                 Ok(found) => found,
                 Err(code) => return code,
@@ -234,23 +252,37 @@ fn run(cli: Cli) -> u8 {
         Command::Play {
             game,
             decks,
+            deck_format,
             seed,
             p1,
             p2,
             max_steps,
             log,
-        } => play(&game, &decks, seed, [p1, p2], max_steps, log.as_deref()),
+        } => {
+            let decks = GameDecks {
+                paths: &decks,
+                format: deck_format,
+            };
+            play(&game, &decks, seed, [p1, p2], max_steps, log.as_deref())
+        }
         Command::Sim {
             game,
             decks,
+            deck_format,
             games,
             threads,
             seed,
             json,
             max_steps,
-        } => sim(&game, &decks, games, threads, seed, json, max_steps),
+        } => {
+            let decks = GameDecks {
+                paths: &decks,
+                format: deck_format,
+            };
+            sim(&game, &decks, games, threads, seed, json, max_steps)
+        }
         Command::Explain { path, card, common } => {
-            let s = common.session(std::slice::from_ref(&path), false);
+            let s = common.session(std::slice::from_ref(&path), false, None);
             let (c, code) = match checked_pack(&s, &common)
                 .and_then(|(pack, code)| Ok((card_in(pack, &card)?, code)))
             {
@@ -442,16 +474,27 @@ fn test(paths: Vec<PathBuf>, verbose: bool, format: Format) -> u8 {
     }
 }
 
+/// The decks of `play`/`sim` and the deck format they are checked in.
+struct GameDecks<'a> {
+    paths: &'a [PathBuf],
+    format: Option<String>,
+}
+
 /// Loads the game and decks of `play`/`sim`, printing the diagnostics (as JSON with `json`);
-/// `Err(1)` when something is wrong.
+/// `Err(1)` when something is wrong, `Err(2)` for a deck format the game lacks.
 fn load_for_game(
+    command: &str,
     game: &str,
-    decks: &[PathBuf],
+    decks: &GameDecks,
     json: bool,
 ) -> Result<fuda::tools::sim::Loaded, u8> {
     let mut s = Session::new();
     s.cache = fuda::packs::cache::Cache::from_env();
-    let loaded = fuda::tools::sim::load_game(&mut s, game, decks);
+    s.deck_format = decks.format.clone();
+    let loaded = fuda::tools::sim::load_game(&mut s, game, decks.paths);
+    if let Some(why) = s.unknown_deck_format() {
+        return Err(usage_error(command, &why));
+    }
     let common = CommonArgs {
         format: if json { Format::Json } else { Format::Human },
         deny_warnings: false,
@@ -480,35 +523,49 @@ fn deck_count(command: &str, decks: &[PathBuf], want: usize) -> Result<(), u8> {
     if decks.len() == want {
         return Ok(());
     }
+    let message = format!(
+        "give --deck {want} times (one per seat); it was given {} time{}",
+        decks.len(),
+        plural(decks.len())
+    );
+    Err(clap_error(
+        command,
+        clap::error::ErrorKind::WrongNumberOfValues,
+        message,
+    ))
+}
+
+/// Refuses a `--deck-format` the game does not declare the way clap refuses usage errors
+/// (exit code 2), with the usage of subcommand `command`.
+fn usage_error(command: &str, message: &str) -> u8 {
+    let message = format!("--deck-format: {message}");
+    clap_error(command, clap::error::ErrorKind::InvalidValue, message)
+}
+
+/// Prints `message` as clap prints usage errors, with the usage of subcommand `command`, and
+/// gives their exit code, 2.
+fn clap_error(command: &str, kind: clap::error::ErrorKind, message: String) -> u8 {
     use clap::CommandFactory;
     let mut cli = Cli::command();
     cli.build();
     let mut cmd = cli.find_subcommand(command).cloned().unwrap_or(cli);
-    let e = cmd.error(
-        clap::error::ErrorKind::WrongNumberOfValues,
-        format!(
-            "give --deck {want} times (one per seat); it was given {} time{}",
-            decks.len(),
-            plural(decks.len())
-        ),
-    );
-    let _ = e.print();
-    Err(2)
+    let _ = cmd.error(kind, message).print();
+    2
 }
 
 /// `fuda play`: one game in the terminal, then the winner and the number of turns.
 fn play(
     game: &str,
-    decks: &[PathBuf],
+    decks: &GameDecks,
     seed: u64,
     players: [Player; 2],
     max_steps: u64,
     log: Option<&std::path::Path>,
 ) -> u8 {
-    if let Err(code) = deck_count("play", decks, 2) {
+    if let Err(code) = deck_count("play", decks.paths, 2) {
         return code;
     }
-    let loaded = match load_for_game(game, decks, false) {
+    let loaded = match load_for_game("play", game, decks, false) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -535,6 +592,7 @@ fn play(
         seed,
         max_steps,
         players: kinds,
+        deck_format: decks.format.clone(),
     };
     let decks: Vec<Vec<u32>> = loaded.decks.iter().map(|d| d.cards.clone()).collect();
     let mut human = fuda::tools::play::HumanAgent::new(
@@ -568,17 +626,17 @@ fn play(
 /// document on stdout.
 fn sim(
     game: &str,
-    decks: &[PathBuf],
+    decks: &GameDecks,
     games: usize,
     threads: Option<u32>,
     seed: u64,
     json: bool,
     max_steps: u64,
 ) -> u8 {
-    if let Err(code) = deck_count("sim", decks, 2) {
+    if let Err(code) = deck_count("sim", decks.paths, 2) {
         return code;
     }
-    let loaded = match load_for_game(game, decks, json) {
+    let loaded = match load_for_game("sim", game, decks, json) {
         Ok(l) => l,
         Err(code) => return code,
     };
@@ -592,6 +650,7 @@ fn sim(
         threads,
         seed,
         max_steps,
+        deck_format: decks.format.clone(),
     };
     let bar = if json || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()

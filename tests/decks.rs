@@ -8,6 +8,9 @@
 //! code counts as covered there. Hostile inputs (a 10 MB line, NUL bytes, huge counts, a
 //! million lines) end in diagnostics quickly.
 //!
+//! The decks of `tests/errors/deck_formats` (a pack of PM) are checked in the deck format their
+//! first line names (`# format: mtl`), each snapshotted as `format_<file>`.
+//!
 //! Run `cargo insta test --test decks` (or `cargo test --test decks` then `cargo insta review`)
 //! after changing a message.
 
@@ -182,12 +185,13 @@ fn expect_comments_match() {
     assert!(wrong.is_empty(), "{wrong:#?}");
 }
 
-/// Every `fuda::deck::` code has a deck file producing it.
+/// Every `fuda::deck::` code has a deck file producing it (the format codes: a format deck).
 #[test]
 fn every_deck_code_has_a_deck() {
     let hit: BTreeSet<&str> = deck_files()
         .iter()
         .flat_map(|p| Loaded::of(p).codes())
+        .chain(format_codes())
         .collect();
     let missing: Vec<&str> = codes::ALL
         .iter()
@@ -480,4 +484,177 @@ fn check_command() {
         err.contains("fuda::pack::no_source") && err.contains("is in no pack folder"),
         "{err}"
     );
+}
+
+// ───────────────────────────── deck formats ─────────────────────────────
+
+/// A pack of PM (game `pm`, whose ruleset declares the formats `single`, `mtl` and `mix`) with
+/// test cards of two made-up works; its decks are checked in the format their first line names
+/// (`# format: mtl  expect: …`), or in none.
+const FORMATS_PACK: &str = "tests/errors/deck_formats";
+/// Its decks.
+const FORMATS_DECKS: &str = "tests/errors/deck_formats/decks";
+
+/// The format a deck's first line names after `format:`.
+fn deck_format_of(path: &Path) -> Option<String> {
+    let text = std::fs::read_to_string(path).expect("deck file");
+    let first = text.lines().next().unwrap_or("");
+    let (_, rest) = first.split_once("format:")?;
+    rest.split_whitespace().next().map(String::from)
+}
+
+/// The format decks, sorted.
+fn format_deck_files() -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(FORMATS_DECKS)
+        .expect("the format decks folder")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "deck"))
+        .collect();
+    out.sort();
+    out
+}
+
+/// Loads a format deck in `format` against PM and the test pack.
+fn load_in_format(path: &Path, format: Option<String>) -> Loaded {
+    let mut session = Session::new();
+    session.skip_decks = true;
+    session.deck_format = format;
+    session.check_path(Path::new(FORMATS_PACK));
+    session.finish();
+    assert!(
+        session.diags.is_empty(),
+        "the format test pack has diagnostics"
+    );
+    let deck = session.load_deck(path, "pm");
+    assert!(session.unknown_deck_format().is_none());
+    diagnostic::sort(&mut session.diags);
+    Loaded { session, deck }
+}
+
+/// The codes the format decks produce in their formats: `tests/diagnostics.rs` counts them as
+/// covered (the folder is one of its `OWN_TESTS`).
+pub fn format_codes() -> BTreeSet<&'static str> {
+    format_deck_files()
+        .iter()
+        .flat_map(|p| load_in_format(p, deck_format_of(p)).codes())
+        .collect()
+}
+
+/// Each format deck's diagnostics in its format (or the deck's cards), as `snapshot` shows them.
+#[test]
+fn format_snapshot() {
+    let mut failed = Vec::new();
+    for p in format_deck_files() {
+        let name = format!("format_{}", file_name(&p));
+        let loaded = load_in_format(&p, deck_format_of(&p));
+        let result = std::panic::catch_unwind(|| {
+            insta::with_settings!({
+                snapshot_path => "snapshots/decks",
+                prepend_module_to_snapshot => false,
+                omit_expression => true,
+                input_file => &p,
+            }, {
+                insta::assert_snapshot!(name.clone(), snapshot_text(&name, &loaded));
+            });
+        });
+        if result.is_err() {
+            failed.push(name);
+        }
+    }
+    assert!(failed.is_empty(), "snapshots differ for: {failed:#?}");
+}
+
+/// A format deck reports the codes its `expect:` names in its format and no others (a legal
+/// Single, MTL or Mix deck loads); checked in no format, a deck breaking only a format's rules
+/// loads: the base rules alone are checked.
+#[test]
+fn format_expect_comments_match() {
+    let mut wrong = Vec::new();
+    for p in format_deck_files() {
+        let name = file_name(&p);
+        let format = deck_format_of(&p);
+        let l = load_in_format(&p, format.clone());
+        let want = expected_codes(&p);
+        let got: BTreeSet<String> = l.codes().into_iter().map(String::from).collect();
+        if want != got {
+            wrong.push(format!("{name}: expects {want:?}, got {got:?}"));
+        }
+        if want.is_empty() != l.deck.is_some() {
+            wrong.push(format!("{name}: loaded {}", l.deck.is_some()));
+        }
+        let base_only = want.iter().all(|c| c.starts_with("fuda::deck::format_"));
+        if format.is_some() && base_only && load_in_format(&p, None).deck.is_none() {
+            wrong.push(format!("{name}: does not load without its format"));
+        }
+    }
+    assert!(wrong.is_empty(), "{wrong:#?}");
+    for good in ["single_good.deck", "mtl_good.deck", "mix_good.deck"] {
+        let p = Path::new(FORMATS_DECKS).join(good);
+        let l = load_in_format(&p, deck_format_of(&p));
+        assert_eq!(l.deck.map(|d| d.size()), Some(60), "{good}");
+    }
+}
+
+/// `--deck-format` on the command line: the format's violations at their deck lines (exit 1),
+/// a legal deck (exit 0), JSON output, and a format the game lacks: a usage error (exit 2)
+/// listing the game's formats, as for `sim` and `play`.
+#[test]
+fn deck_format_flag() {
+    let deck = |name: &str| format!("{FORMATS_DECKS}/{name}.deck");
+    let (code, err) = fuda(&["check", &deck("mtl_good"), "--deck-format", "mtl"]);
+    assert_eq!(code, 0, "{err}");
+    let (code, err) = fuda(&["check", &deck("mtl_good"), "--deck-format", "single"]);
+    assert_eq!(code, 1, "{err}");
+    assert!(
+        err.contains("fuda::deck::format_distinct") && err.contains("mtl_good.deck:10:1"),
+        "{err}"
+    );
+    let (code, err) = fuda(&["check", &deck("mtl_good")]);
+    assert_eq!(code, 0, "{err}");
+
+    let out = Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args([
+            "check",
+            &deck("mtl_too_few_per_work"),
+            "--deck-format",
+            "mtl",
+        ])
+        .args(["--format", "json"])
+        .env("FUDA_NO_CACHE", "1")
+        .output()
+        .expect("run fuda");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("one JSON document");
+    assert_eq!(doc["errors"], 1);
+    assert_eq!(
+        doc["diagnostics"][0]["code"],
+        "fuda::deck::format_per_value"
+    );
+    assert_eq!(doc["diagnostics"][0]["line"], 12);
+
+    let (code, err) = fuda(&["check", FORMATS_PACK, "--deck-format", "standard"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("game `pm` has no deck format `standard`; its formats: `single` (シングル), `mtl` (MTL), `mix` (ミックス)"),
+        "{err}"
+    );
+    let (code, err) = fuda(&["check", PACK, "--deck-format", "mtl"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("game `deck_game` declares no deck format"),
+        "{err}"
+    );
+    let (code, err) = fuda(&[
+        "sim",
+        FORMATS_PACK,
+        "--deck",
+        &deck("mtl_good"),
+        "--deck",
+        &deck("mtl_good"),
+        "--deck-format",
+        "standard",
+        "--games",
+        "1",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("no deck format `standard`"), "{err}");
 }

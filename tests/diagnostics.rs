@@ -55,6 +55,7 @@ impl Case {
 const OWN_TESTS: &[(&str, &str)] = &[
     ("scenarios", "tests/scenario_format.rs"),
     ("run", "tests/scenarios.rs"),
+    ("deck_formats", "tests/decks.rs"),
 ];
 
 /// The entries of `tests/errors/`: `.fuda` files and pack folders, sorted.
@@ -194,6 +195,7 @@ fn every_code_is_covered() {
         .flat_map(Case::codes)
         .chain(scenario_codes())
         .chain(run_codes())
+        .chain(super::decks::format_codes())
         .collect();
     let all: BTreeSet<&str> = codes::ALL.iter().map(|c| c.0).collect();
     for (code, _) in NOT_COVERABLE {

@@ -134,6 +134,7 @@ fn leaks_of_game(l: &Loaded, seed: u64) -> Vec<String> {
     let options = Options {
         seed,
         max_steps: 200_000,
+        deck_format: None,
     };
     let mut g = Game::new(prog, &decks, None, &options);
     let names: Vec<String> = (0..g.state.cards.len())

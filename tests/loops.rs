@@ -61,6 +61,7 @@ fn play(l: &Loaded, seed: u64, agents: &mut [Box<dyn Agent>]) -> (Vec<String>, u
     let options = Options {
         seed,
         max_steps: MAX_STEPS,
+        deck_format: None,
     };
     let mut game = Game::new(&l.program, &decks, None, &options);
     let stepped = step_to_end(&mut game, agents, |_, _| {});

@@ -112,6 +112,7 @@ fn config(games: usize, threads: usize, seed: u64) -> SimConfig {
         threads,
         seed,
         max_steps: 2_000_000,
+        deck_format: None,
     }
 }
 
@@ -323,6 +324,7 @@ fn a_human_game_with_junk_input_ends_without_panic() {
         seed: 5,
         max_steps: 2_000_000,
         players: vec![PlayerKind::Human, PlayerKind::Random],
+        deck_format: None,
     };
     let input = "\n0\nfoo\nboard\nlog\n?\ny\n1\n1\n";
     let mut h = HumanAgent::new(Cursor::new(input.as_bytes()), Vec::new());
@@ -349,6 +351,7 @@ fn automatic_seats_play_a_whole_game() {
         seed: 2,
         max_steps: 2_000_000,
         players: vec![PlayerKind::Random, PlayerKind::First],
+        deck_format: None,
     };
     let mut h = HumanAgent::new(Cursor::new(&b""[..]), Vec::new());
     let r = play_game(&l.program, &decks, &config, &mut h);
@@ -413,4 +416,28 @@ fn crashed_games_are_grouped_and_counted_apart() {
         .collect();
     assert_eq!(boom, [(1, "BA"), (4, "AB")]);
     assert!(s.render().contains("boom"));
+}
+
+/// `SimConfig::deck_format` (`sim --deck-format`) reaches every game: the made-up game of
+/// `tests/games/tiny` starts both players with 5 of the 10 petals that win in its `quick`
+/// format (read with `deck_format()`), so its games are shorter.
+#[test]
+fn deck_format_reaches_the_games() {
+    let decks = [
+        PathBuf::from("tests/games/tiny/decks/meadow.deck"),
+        PathBuf::from("tests/games/tiny/decks/thicket.deck"),
+    ];
+    let l = load("tests/games/tiny", &decks);
+    let plain = simulate(&l.program, &l.decks, &config(40, 1, 0));
+    let quick = SimConfig {
+        deck_format: Some("quick".into()),
+        ..config(40, 1, 0)
+    };
+    let quick = simulate(&l.program, &l.decks, &quick);
+    assert!(
+        quick.turns.mean < plain.turns.mean,
+        "quick {:?}, plain {:?}",
+        quick.turns.mean,
+        plain.turns.mean
+    );
 }

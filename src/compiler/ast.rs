@@ -80,8 +80,8 @@ pub enum Decl {
     Numbers(Vec<NormRule>, Span),
     /// Name normalization.
     Names(Vec<NormRule>, Span),
-    /// Deck construction rules.
-    Deck(Vec<DeckRule>, Span),
+    /// Deck construction rules, then the formats a deck may be checked in.
+    Deck(Vec<DeckRule>, Vec<DeckFormat>, Span),
     /// `durations until <moment>`: how long an effect lasts when its text says nothing.
     Durations(Ident),
     /// `trigger_order <who>`: who orders triggered abilities waiting at once.
@@ -301,8 +301,42 @@ pub struct DeckRule {
     pub value: i64,
     /// Its qualifier.
     pub qualifier: Option<Ident>,
+    /// `and <field>` after the qualifier (`copies 4 per_number and work`).
+    pub and: Option<Ident>,
     /// The whole rule.
     pub span: Span,
+}
+
+/// `format mtl "MTL" { distinct work exactly 2  at_least 25 per work }`: a deck format.
+#[derive(Debug, Clone)]
+pub struct DeckFormat {
+    /// Its name and label.
+    pub named: Named,
+    /// Its constraints, in source order.
+    pub rules: Vec<FormatRule>,
+}
+
+/// One constraint of a deck format over a card field.
+#[derive(Debug, Clone)]
+pub enum FormatRule {
+    /// `distinct <field> <bound> N`: how many different values the deck's cards take.
+    Distinct {
+        /// The field.
+        field: Ident,
+        /// `exactly`, `at_least` or `at_most`.
+        bound: Ident,
+        /// N.
+        value: i64,
+    },
+    /// `<bound> N per <field>`: how many cards each value the deck holds must have.
+    PerValue {
+        /// `exactly`, `at_least` or `at_most`.
+        bound: Ident,
+        /// N.
+        value: i64,
+        /// The field.
+        field: Ident,
+    },
 }
 
 /// `card "Name" { fields… abilities… }`.

@@ -27,6 +27,7 @@ impl<'p> Game<'p> {
             Expr::Opponent => Value::Player(self.opponent_of(self.ctx().you)),
             Expr::EachPlayer => Value::Players(self.seats_from_turn_player()),
             Expr::TurnNumber => Value::Int(i64::from(self.state.turn)),
+            Expr::DeckFormat => self.deck_format.clone().map_or(Value::Absent, Value::Text),
             Expr::Var(name) => self.var(name),
             Expr::EventParam(name) => self.event_param(name),
             Expr::Zone { zone, owner } => self.eval_zone(zone, owner.as_deref())?,

@@ -244,6 +244,9 @@ pub struct Options {
     pub seed: u64,
     /// Statements a game may run before it is stopped as a draw.
     pub max_steps: u64,
+    /// The deck format the game is played in, as `deck_format()` reads it (a format's name
+    /// from the ruleset's `deck { … }`); `None`: none.
+    pub deck_format: Option<String>,
 }
 
 impl Default for Options {
@@ -251,6 +254,7 @@ impl Default for Options {
         Options {
             seed: 0,
             max_steps: 2_000_000,
+            deck_format: None,
         }
     }
 }
@@ -279,6 +283,8 @@ pub struct Game<'p> {
     random: ChaCha8Rng,
     steps: u64,
     max_steps: u64,
+    /// The deck format the game is played in (`deck_format()`).
+    deck_format: Option<String>,
     derived: layers::Derived,
     deriving: bool,
     /// Names after the ruleset's normalization, by text.
@@ -421,6 +427,7 @@ impl<'p> Game<'p> {
             random,
             steps: 0,
             max_steps: options.max_steps,
+            deck_format: options.deck_format.clone(),
             derived: layers::Derived::default(),
             deriving: false,
             notes: Vec::new(),

@@ -606,6 +606,103 @@ pub enum DeckRule {
         /// Which card type.
         card_type: Id,
     },
+    /// `copies N per_number and <field>`: at most N copies of a card, cards counted by number
+    /// (or name) and by a field together, so that cards differing in the field are different.
+    CopiesAnd {
+        /// How many.
+        max: u32,
+        /// `per_number` or `per_name`.
+        per: CopiesPer,
+        /// The field (a required, non-list, non-stat field of every card type).
+        field: String,
+    },
+    /// `format name "label" { … }`: a format a deck may be checked in on request; its
+    /// constraints apply on top of the other rules.
+    Format(DeckFormat),
+}
+
+impl Ruleset {
+    /// The deck format of this name (`format mtl { … }` in the `deck { … }` block).
+    pub fn deck_format(&self, name: &str) -> Option<&DeckFormat> {
+        self.deck_formats().find(|f| f.name == name)
+    }
+
+    /// The deck formats, in source order.
+    pub fn deck_formats(&self) -> impl Iterator<Item = &DeckFormat> {
+        self.deck.iter().filter_map(|r| match r {
+            DeckRule::Format(f) => Some(f),
+            _ => None,
+        })
+    }
+}
+
+/// A deck format: constraints over card fields, checked only when the format is chosen.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeckFormat {
+    /// Its name, as the command line takes it (`mtl`): not qualified.
+    pub name: String,
+    /// Its label in the game's language.
+    pub label: Option<String>,
+    /// Its constraints, in source order.
+    pub rules: Vec<FormatRule>,
+}
+
+/// One constraint of a [`DeckFormat`] over a card field (a required, non-list, non-stat field
+/// of every card type).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FormatRule {
+    /// `distinct <field> <bound> N`: the number of different values the deck's cards take.
+    Distinct {
+        /// The field.
+        field: String,
+        /// How the count compares to N.
+        bound: Bound,
+        /// N.
+        value: u32,
+    },
+    /// `<bound> N per <field>`: the cards of each value the deck holds.
+    PerValue {
+        /// The field.
+        field: String,
+        /// How each value's count compares to N.
+        bound: Bound,
+        /// N.
+        value: u32,
+    },
+}
+
+/// How a count compares to a bound of a [`FormatRule`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bound {
+    /// `exactly N`.
+    Exactly,
+    /// `at_least N`.
+    AtLeast,
+    /// `at_most N`.
+    AtMost,
+}
+
+impl Bound {
+    /// Whether `count` keeps the bound `n`.
+    pub fn holds(self, count: u64, n: u32) -> bool {
+        let n = u64::from(n);
+        match self {
+            Bound::Exactly => count == n,
+            Bound::AtLeast => count >= n,
+            Bound::AtMost => count <= n,
+        }
+    }
+
+    /// The bound in words: `exactly 2`, `at least 25`, `at most 3`.
+    pub fn words(self, n: u32) -> String {
+        match self {
+            Bound::Exactly => format!("exactly {n}"),
+            Bound::AtLeast => format!("at least {n}"),
+            Bound::AtMost => format!("at most {n}"),
+        }
+    }
 }
 
 /// What makes two deck cards "the same card" for copy limits.
@@ -1245,6 +1342,9 @@ pub enum Expr {
     },
     /// The number of the current turn (1 for the first).
     TurnNumber,
+    /// The deck format the game is played in (`deck_format()`: `--deck-format`, a scenario's
+    /// `deck_format`): the format's name, a text; absent when none was chosen.
+    DeckFormat,
     /// Whether an event under way was cancelled for a subject (`cancelled(raids, a)`,
     /// after `cancel raids of a`) and not emitted again for it since.
     Cancelled {

@@ -553,6 +553,7 @@ pub fn expr(e: &Expr) -> String {
             format!("{} has an ability with {}", expr(card), short(attribute))
         }
         Expr::TurnNumber => "the turn number".to_string(),
+        Expr::DeckFormat => "the deck format".to_string(),
         Expr::Cancelled { event, subject } => {
             format!("{} of {} was cancelled", short(event), expr(subject))
         }

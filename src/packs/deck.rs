@@ -80,6 +80,19 @@ pub fn load_deck(
     ruleset: &ir::Ruleset,
     cards: &[&ir::Card],
 ) -> Result<Deck, Vec<Diagnostic>> {
+    load_deck_in(file, source, ruleset, cards, None)
+}
+
+/// [`load_deck`], also checking the deck against `format`, the ruleset's deck format of that
+/// name (`format mtl { … }` in its `deck { … }`). A name the ruleset does not declare checks
+/// the base rules only: see [`ir::Ruleset::deck_format`] to refuse it first.
+pub fn load_deck_in(
+    file: FileId,
+    source: &SourceFile,
+    ruleset: &ir::Ruleset,
+    cards: &[&ir::Card],
+    format: Option<&str>,
+) -> Result<Deck, Vec<Diagnostic>> {
     let index = Index::new(ruleset, cards);
     let mut diags = Vec::new();
     let mut found: Vec<Found> = Vec::new();
@@ -120,13 +133,27 @@ pub fn load_deck(
     for rule in &ruleset.deck {
         match rule {
             DeckRule::Copies { max, per } => {
-                check_copies(file, &index, &found, *max, *per, &mut diags)
+                check_copies(file, &index, &found, *max, *per, None, &mut diags)
+            }
+            DeckRule::CopiesAnd { max, per, field } => {
+                check_copies(file, &index, &found, *max, *per, Some(field), &mut diags)
             }
             DeckRule::MaxOfType { max, card_type } => {
                 check_type(file, ruleset, cards, &found, *max, card_type, &mut diags)
             }
             DeckRule::Size(_) | DeckRule::MinSize(_) | DeckRule::MaxSize(_) => {}
+            DeckRule::Format(_) => {}
         }
+    }
+    if let Some(format) = format.and_then(|name| ruleset.deck_format(name)) {
+        let deck = Whole {
+            file,
+            text: &source.text,
+            found: &found,
+            // Lines that could not be read may hold more cards: "too few" waits for them.
+            complete: complete && wrong == 0,
+        };
+        deck.check_format(&index, format, &mut diags);
     }
     if diags.iter().any(Diagnostic::is_error) {
         crate::base::diagnostic::sort(&mut diags);
@@ -506,31 +533,53 @@ fn check_size(
     }
 }
 
-/// A copy limit: the entries grouped by number or name, each group over `max` reported.
+/// A copy limit: the entries grouped by number or name (and by `field`, when given), each
+/// group over `max` reported.
 fn check_copies(
     file: FileId,
     index: &Index,
     found: &[Found],
     max: u32,
     per: CopiesPer,
+    field: Option<&str>,
     diags: &mut Vec<Diagnostic>,
 ) {
-    let key = |card: usize| match per {
-        CopiesPer::Number => index.cards[card].normalized_number.clone(),
-        CopiesPer::Name => index.name_key(index.cards[card]),
+    let key = |card: usize| {
+        let c = index.cards[card];
+        let mut key = match per {
+            CopiesPer::Number => c.normalized_number.clone(),
+            CopiesPer::Name => index.name_key(c),
+        };
+        if let Some(f) = field {
+            // NUL separates the two parts: no number or name holds one.
+            key.push('\0');
+            key.push_str(&field_text(c, f));
+        }
+        key
     };
     for (key, group) in groups(found, key) {
-        let name = &index.cards[group[0].card].name;
+        let card = index.cards[group[0].card];
+        let name = &card.name;
+        let also = field.map_or(String::new(), |f| {
+            format!(", {f} `{}`", field_text(card, f))
+        });
+        let key = key.split('\0').next().unwrap_or(&key);
         let limit = match per {
             CopiesPer::Number => Limit {
                 code: codes::DECK_TOO_MANY_COPIES,
-                what: format!("copies of `{name}` (number `{key}`)"),
+                what: format!("copies of `{name}` (number `{key}`{also})"),
                 unit: ("copy", "copies"),
                 note: "",
             },
             CopiesPer::Name => Limit {
                 code: codes::DECK_TOO_MANY_COPIES,
-                what: format!("cards named `{name}`"),
+                what: format!(
+                    "cards named `{name}`{}",
+                    field.map_or(String::new(), |f| format!(
+                        " ({f} `{}`)",
+                        field_text(card, f)
+                    ))
+                ),
                 unit: ("card", "cards"),
                 note: "cards of one name count together, whatever their numbers: ",
             },
@@ -626,5 +675,209 @@ impl Limit<'_> {
             d = d.with_related(Label::new(file, f.entry.span, more));
         }
         diags.push(d);
+    }
+}
+
+// ───────────────────────────── deck formats ─────────────────────────────
+
+/// The value of a card's field as deck rules compare it (every card has the field: the checker
+/// makes sure of it; a card without one counts as the empty text).
+fn field_text(card: &ir::Card, field: &str) -> String {
+    match card.fields.get(field) {
+        Some(ir::Value::Text(t)) => t.clone(),
+        Some(ir::Value::Number(n)) => n.to_string(),
+        Some(ir::Value::Bool(b)) => b.to_string(),
+        Some(other) => format!("{other:?}"),
+        None => String::new(),
+    }
+}
+
+/// Values listed in a format diagnostic's help.
+const MAX_LISTED: usize = 10;
+
+/// A deck as a chosen format checks it: its entries, and whether they are all its lines.
+struct Whole<'d, 't> {
+    file: FileId,
+    text: &'d str,
+    found: &'d [Found<'t>],
+    /// Every line was read and named a card.
+    complete: bool,
+}
+
+/// The cards of one value of a field: the value, the entries, how many cards.
+type ValueGroup<'f, 't> = (String, Vec<&'f Found<'t>>, u64);
+
+impl Whole<'_, '_> {
+    /// Checks every constraint of `format`.
+    fn check_format(&self, index: &Index, format: &ir::DeckFormat, diags: &mut Vec<Diagnostic>) {
+        let named = match &format.label {
+            Some(l) => format!("format `{}` ({l})", format.name),
+            None => format!("format `{}`", format.name),
+        };
+        for rule in &format.rules {
+            match rule {
+                ir::FormatRule::Distinct {
+                    field,
+                    bound,
+                    value,
+                } => self.check_distinct(index, &named, field, *bound, *value, diags),
+                ir::FormatRule::PerValue {
+                    field,
+                    bound,
+                    value,
+                } => self.check_per_value(index, &named, field, *bound, *value, diags),
+            }
+        }
+    }
+
+    /// The entries grouped by their card's value of `field`, in the order of their first line.
+    fn by_value<'s>(&'s self, index: &Index, field: &str) -> Vec<ValueGroup<'s, 's>> {
+        groups(self.found, |c| field_text(index.cards[c], field))
+            .into_iter()
+            .map(|(v, g)| {
+                let n = g.iter().map(|f| u64::from(f.entry.count)).sum();
+                (v, g, n)
+            })
+            .collect()
+    }
+
+    /// `distinct <field> <bound> N`: too many values is labelled on the lines of the values
+    /// with the fewest cards (the ones to remove); too few on the first line.
+    fn check_distinct(
+        &self,
+        index: &Index,
+        named: &str,
+        field: &str,
+        bound: ir::Bound,
+        value: u32,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        let mut values = self.by_value(index, field);
+        let n = values.len() as u64;
+        if bound.holds(n, value) || (n < u64::from(value) && !self.complete) {
+            return;
+        }
+        // Most cards first; ties in the order of their first line (a stable sort).
+        values.sort_by_key(|(_, _, cards)| std::cmp::Reverse(*cards));
+        let listed = values
+            .iter()
+            .take(MAX_LISTED)
+            .map(|(v, _, cards)| format!("`{v}` ({})", plural(*cards, "card", "cards")))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let more = if values.len() > MAX_LISTED {
+            ", …"
+        } else {
+            ""
+        };
+        let kinds = plural(n, "value", "different values");
+        let message = format!(
+            "this deck's cards have {kinds} of `{field}`; {named} requires {}",
+            bound.words(value)
+        );
+        let found = format!("`{field}` in this deck: {listed}{more}");
+        if n > u64::from(value) {
+            let surplus = &values[value as usize..];
+            let names = surplus
+                .iter()
+                .take(MAX_LISTED)
+                .map(|(v, _, _)| format!("`{v}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            let mut lines: Vec<(&Found, &str)> = surplus
+                .iter()
+                .flat_map(|(v, g, _)| g.iter().map(move |f| (*f, v.as_str())))
+                .collect();
+            lines.sort_by_key(|(f, _)| f.line);
+            let Some((first, v)) = lines.first() else {
+                return;
+            };
+            let mut d = Diagnostic::error(
+                codes::DECK_FORMAT_DISTINCT,
+                self.file,
+                first.entry.span,
+                message,
+                format!("{field} `{v}`"),
+            )
+            .with_help(format!("{found}; remove the cards of {names}"));
+            for (f, v) in lines.iter().skip(1).take(MAX_LABELS) {
+                d = d.with_related(Label::new(
+                    self.file,
+                    f.entry.span,
+                    format!("{field} `{v}`"),
+                ));
+            }
+            diags.push(d);
+        } else {
+            let span = self
+                .found
+                .first()
+                .map_or_else(|| first_line(self.text), |f| f.entry.span);
+            let missing = u64::from(value) - n;
+            let more = plural(missing, "more value", "more values");
+            let help = if n == 0 {
+                format!("add cards of {more} of `{field}`")
+            } else {
+                format!("{found}; add cards of {more} of `{field}`")
+            };
+            diags.push(
+                Diagnostic::error(
+                    codes::DECK_FORMAT_DISTINCT,
+                    self.file,
+                    span,
+                    message,
+                    format!("too few `{field}` values"),
+                )
+                .with_help(help),
+            );
+        }
+    }
+
+    /// `<bound> N per <field>`: each value with too many or too few cards, labelled on its
+    /// lines.
+    fn check_per_value(
+        &self,
+        index: &Index,
+        named: &str,
+        field: &str,
+        bound: ir::Bound,
+        value: u32,
+        diags: &mut Vec<Diagnostic>,
+    ) {
+        for (v, group, cards) in self.by_value(index, field) {
+            let few = cards < u64::from(value);
+            if bound.holds(cards, value) || (few && !self.complete) {
+                continue;
+            }
+            let Some(first) = group.first() else { continue };
+            let help = if few {
+                format!(
+                    "add {} of `{v}`, or remove its {cards}",
+                    plural(u64::from(value) - cards, "card", "cards")
+                )
+            } else {
+                format!(
+                    "remove {} of `{v}`",
+                    plural(cards - u64::from(value), "card", "cards")
+                )
+            };
+            let mut d = Diagnostic::error(
+                codes::DECK_FORMAT_PER_VALUE,
+                self.file,
+                first.entry.span,
+                format!(
+                    "{} of {field} `{v}`; {named} requires {} per `{field}`",
+                    plural(cards, "card", "cards"),
+                    bound.words(value)
+                ),
+                format!("{} here", first.entry.count),
+            )
+            .with_help(help);
+            for f in group.iter().skip(1).take(MAX_LABELS) {
+                let more = format!("{} more here", f.entry.count);
+                d = d.with_related(Label::new(self.file, f.entry.span, more));
+            }
+            diags.push(d);
+        }
     }
 }

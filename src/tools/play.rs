@@ -306,6 +306,8 @@ pub struct PlayConfig {
     pub max_steps: u64,
     /// Who plays each seat (p1 first); seats beyond the list play first-legal.
     pub players: Vec<PlayerKind>,
+    /// The deck format the game is played in (`deck_format()`); `None`: none.
+    pub deck_format: Option<String>,
 }
 
 /// How a game went.
@@ -336,6 +338,7 @@ pub fn play_game<R: BufRead + Send, W: Write + Send>(
     let options = Options {
         seed: config.seed,
         max_steps: config.max_steps,
+        deck_format: config.deck_format.clone(),
     };
     let mut game = Game::new(prog, decks, None, &options);
     let seats = prog.players().max(decks.len());

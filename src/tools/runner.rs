@@ -50,6 +50,9 @@ pub fn run(prog: &Program, sc: &Scenario) -> Result<Report, Vec<Diagnostic>> {
         .as_ref()
         .and_then(|p| r.index(&prog.phase_index, p, p.span, "phase"));
     r.check_expect_names(sc);
+    if let Some(f) = &sc.deck_format {
+        r.deck_format(f);
+    }
     if !r.diags.is_empty() {
         return Err(r.diags);
     }
@@ -57,6 +60,7 @@ pub fn run(prog: &Program, sc: &Scenario) -> Result<Report, Vec<Diagnostic>> {
     let options = Options {
         seed: sc.seed,
         max_steps: *sc.max_steps,
+        deck_format: sc.deck_format.as_ref().map(|f| f.value.clone()),
     };
     let active = (sc.start.player.value.clamp(1, players) - 1) as Seat;
     let setup = matches!(sc.start.phase, StartPhase::Setup(_));
@@ -311,6 +315,35 @@ impl Resolver<'_> {
         }
         self.diags.push(d);
         None
+    }
+
+    /// A scenario's `deck_format`: a format the game's `deck { … }` declares.
+    fn deck_format(&mut self, f: &Spanned<String>) {
+        if self.prog.ruleset.deck_format(&f.value).is_some() {
+            return;
+        }
+        let names: Vec<&str> = self
+            .prog
+            .ruleset
+            .deck_formats()
+            .map(|d| d.name.as_str())
+            .collect();
+        let help = diagnostic::closest(&f.value, names.iter().copied())
+            .map(|s| format!("did you mean `{s}`?"))
+            .unwrap_or_else(|| match names.as_slice() {
+                [] => "the game declares no deck format".to_string(),
+                _ => format!("the game's formats: {}", names.join(", ")),
+            });
+        self.diags.push(
+            Diagnostic::error(
+                codes::RUN_UNKNOWN_NAME,
+                self.file,
+                f.span,
+                format!("the game has no deck format `{}`", f.value),
+                "unknown deck format",
+            )
+            .with_help(help),
+        );
     }
 
     fn card(&mut self, name: &str, span: Span) -> Option<u32> {

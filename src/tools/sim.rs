@@ -116,6 +116,8 @@ pub struct SimConfig {
     pub seed: u64,
     /// Statements a game may run before it is stopped as a draw.
     pub max_steps: u64,
+    /// The deck format the games are played in (`deck_format()`); `None`: none.
+    pub deck_format: Option<String>,
 }
 
 impl Default for SimConfig {
@@ -125,6 +127,7 @@ impl Default for SimConfig {
             threads: 1,
             seed: 0,
             max_steps: Options::default().max_steps,
+            deck_format: None,
         }
     }
 }
@@ -242,6 +245,7 @@ fn play_one(prog: &Program, decks: &[SimDeck], game: usize, config: &SimConfig) 
     let options = Options {
         seed,
         max_steps: config.max_steps,
+        deck_format: config.deck_format.clone(),
     };
     let actions_declared: HashSet<&str> = prog
         .ruleset

@@ -300,6 +300,7 @@ pub fn options(seed: u64) -> Options {
     Options {
         seed,
         max_steps: game_max_steps(),
+        deck_format: None,
     }
 }
 

@@ -73,6 +73,9 @@ codes! {
     RESOLVE_UNKNOWN_ATTRIBUTE = "fuda::resolve::unknown_attribute";
     /// An unknown card type.
     RESOLVE_UNKNOWN_CARD_TYPE = "fuda::resolve::unknown_card_type";
+    /// A deck rule or format counts cards by a field not every card has once: no card type
+    /// declares it, one lacks it, or it is optional, a list or a stat.
+    RESOLVE_DECK_FIELD = "fuda::resolve::deck_field";
     /// An unknown moment (in `until`) or period (in `limit`).
     RESOLVE_UNKNOWN_MOMENT = "fuda::resolve::unknown_moment";
     /// A name that is no variable, zone or member in scope.
@@ -163,6 +166,12 @@ codes! {
     DECK_TOO_MANY_COPIES = "fuda::deck::too_many_copies";
     /// More cards of one card type than the game allows (`max N <card type>`).
     DECK_TOO_MANY_OF_TYPE = "fuda::deck::too_many_of_type";
+    /// The deck's cards take too many or too few different values of a field for the chosen
+    /// format (`distinct work exactly 2`).
+    DECK_FORMAT_DISTINCT = "fuda::deck::format_distinct";
+    /// A value of a field has too many or too few cards for the chosen format
+    /// (`at_least 25 per work`).
+    DECK_FORMAT_PER_VALUE = "fuda::deck::format_per_value";
     /// A deck file with more wrong lines than are reported.
     DECK_TOO_MANY_ERRORS = "fuda::deck::too_many_errors";
     /// A scenario names a zone, card, state, counter, stat, phase, seat or slot the game lacks

@@ -239,6 +239,10 @@ pub const NORM_RULES: &[&str] = &[
 ];
 /// Core deck rules.
 pub const DECK_RULES: &[&str] = &["size", "min_size", "max_size", "copies", "max"];
+/// The qualifiers of a `copies` deck rule.
+pub const COPIES_PER: &[&str] = &["per_number", "per_name"];
+/// The bounds of a deck format's constraints.
+pub const FORMAT_BOUNDS: &[&str] = &["exactly", "at_least", "at_most"];
 /// Fields every card has.
 pub const COMMON_FIELDS: &[&str] = &["number", "type", "keywords", "name"];
 
@@ -396,7 +400,10 @@ impl Declarer<'_> {
             }
             Decl::Numbers(rules, _) => self.ruleset.numbers = self.norm_rules(rules),
             Decl::Names(rules, _) => self.ruleset.names = self.norm_rules(rules),
-            Decl::Deck(rules, _) => self.declare_deck_rules(rules),
+            Decl::Deck(rules, formats, _) => {
+                self.declare_deck_rules(rules);
+                self.declare_deck_formats(formats);
+            }
         }
     }
 
@@ -1111,6 +1118,33 @@ impl Declarer<'_> {
             ("size", None) => ir::DeckRule::Size(value),
             ("min_size", None) => ir::DeckRule::MinSize(value),
             ("max_size", None) => ir::DeckRule::MaxSize(value),
+            ("copies", Some(q)) if r.and.is_some() && COPIES_PER.contains(&q.name.as_str()) => {
+                let per = if q.name == "per_name" {
+                    ir::CopiesPer::Name
+                } else {
+                    ir::CopiesPer::Number
+                };
+                let field = self.deck_field(r.and.as_ref()?)?;
+                ir::DeckRule::CopiesAnd {
+                    max: value,
+                    per,
+                    field,
+                }
+            }
+            (_, _) if r.and.is_some() => {
+                let and = r.and.as_ref()?;
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::RESOLVE_INVALID_DECLARATION,
+                        self.file,
+                        and.span,
+                        format!("`and {}` goes only with a `copies` rule", and.name),
+                        "not after this rule",
+                    )
+                    .with_help("write `copies N per_number and <field>`"),
+                );
+                return None;
+            }
             ("copies", Some(q)) if q.name == "per_number" => ir::DeckRule::Copies {
                 max: value,
                 per: ir::CopiesPer::Number,
@@ -1124,12 +1158,7 @@ impl Declarer<'_> {
                 card_type: self.card_type_id(q)?,
             },
             ("copies", Some(q)) => {
-                self.report_invalid(
-                    q.span,
-                    "copies qualifier",
-                    &q.name,
-                    &["per_number", "per_name"],
-                );
+                self.report_invalid(q.span, "copies qualifier", &q.name, COPIES_PER);
                 return None;
             }
             (name, _) => {
@@ -1137,6 +1166,132 @@ impl Declarer<'_> {
                 return None;
             }
         })
+    }
+
+    /// The `format`s of a `deck { … }` block, each name declared once.
+    fn declare_deck_formats(&mut self, formats: &[ast::DeckFormat]) {
+        for f in formats {
+            if !self.claim("deck format", &f.named.name) {
+                continue;
+            }
+            let rules = f.rules.iter().filter_map(|r| self.format_rule(r)).collect();
+            self.ruleset.deck.push(ir::DeckRule::Format(ir::DeckFormat {
+                name: f.named.name.name.clone(),
+                label: f.named.label.as_ref().map(|l| l.value.clone()),
+                rules,
+            }));
+        }
+    }
+
+    /// One constraint of a deck format; `None` (and a diagnostic) when a word or field is wrong.
+    fn format_rule(&mut self, r: &ast::FormatRule) -> Option<ir::FormatRule> {
+        let (ast::FormatRule::Distinct {
+            field,
+            bound,
+            value,
+        }
+        | ast::FormatRule::PerValue {
+            bound,
+            value,
+            field,
+        }) = r;
+        let bound = match bound.name.as_str() {
+            "exactly" => Some(ir::Bound::Exactly),
+            "at_least" => Some(ir::Bound::AtLeast),
+            "at_most" => Some(ir::Bound::AtMost),
+            other => {
+                self.report_invalid(bound.span, "format bound", other, FORMAT_BOUNDS);
+                None
+            }
+        };
+        let field = self.deck_field(field);
+        let (bound, field) = (bound?, field?);
+        let value = (*value).clamp(0, u32::MAX as i64) as u32;
+        Some(match r {
+            ast::FormatRule::Distinct { .. } => ir::FormatRule::Distinct {
+                field,
+                bound,
+                value,
+            },
+            ast::FormatRule::PerValue { .. } => ir::FormatRule::PerValue {
+                field,
+                bound,
+                value,
+            },
+        })
+    }
+
+    /// A field a deck rule counts cards by: a required, single, non-stat field of every card
+    /// type declared so far (so every card of a deck has one value of it).
+    fn deck_field(&mut self, f: &ast::Ident) -> Option<String> {
+        let types = &self.ruleset.card_types;
+        let short = |id: &str| id.rsplit(':').next().unwrap_or(id).to_string();
+        let having: Vec<(String, &ir::FieldSchema)> = types
+            .iter()
+            .filter_map(|t| {
+                let schema = t.fields.iter().find(|s| s.name == f.name)?;
+                Some((short(&t.name.id), schema))
+            })
+            .collect();
+        let (message, help) = if having.is_empty() {
+            let names = types
+                .iter()
+                .flat_map(|t| &t.fields)
+                .filter(|s| !matches!(s.ty, ir::FieldType::Stat(_)))
+                .map(|s| s.name.as_str());
+            let help = did_you_mean(&f.name, names).unwrap_or_else(|| {
+                "a deck rule counts cards by a field their card types declare (declared above \
+                 the `deck` block)"
+                    .into()
+            });
+            (format!("no card type has a field `{}`", f.name), help)
+        } else if let Some(t) = types
+            .iter()
+            .find(|t| !t.fields.iter().any(|s| s.name == f.name))
+        {
+            (
+                format!(
+                    "card type `{}` has no field `{}`",
+                    short(&t.name.id),
+                    f.name
+                ),
+                format!(
+                    "every card of a deck needs a value: declare `{}` on `{}` too",
+                    f.name,
+                    short(&t.name.id)
+                ),
+            )
+        } else if let Some((t, s)) = having
+            .iter()
+            .find(|(_, s)| s.optional || s.list || matches!(s.ty, ir::FieldType::Stat(_)))
+        {
+            let what = if s.optional {
+                "optional"
+            } else if s.list {
+                "a list"
+            } else {
+                "a stat"
+            };
+            (
+                format!("field `{}` of card type `{t}` is {what}", f.name),
+                "a deck rule counts cards by a field holding one value on every card: a \
+                 required text, number or bool"
+                    .to_string(),
+            )
+        } else {
+            return Some(f.name.clone());
+        };
+        self.diags.push(
+            Diagnostic::error(
+                codes::RESOLVE_DECK_FIELD,
+                self.file,
+                f.span,
+                message,
+                "no field to count by",
+            )
+            .with_help(help),
+        );
+        None
     }
 
     /// The id of a declared card type (`max N <card type>`).

@@ -5,7 +5,7 @@ use super::Session;
 use crate::base::diagnostic::{codes, Diagnostic};
 use crate::base::source::Span;
 use crate::ir;
-use crate::packs::deck::{load_deck, Deck};
+use crate::packs::deck::{load_deck_in, Deck};
 use crate::packs::manifest::{display, find_pack_dir};
 use std::path::{Path, PathBuf};
 
@@ -63,7 +63,10 @@ impl Session {
             return None;
         };
         let cards = self.game_cards(game);
-        match load_deck(file, self.sources.get(file), ruleset, &cards) {
+        let format = self.deck_format.as_deref();
+        let loaded = load_deck_in(file, self.sources.get(file), ruleset, &cards, format);
+        self.note_deck_game(game);
+        match loaded {
             Ok(deck) => Some(deck),
             Err(diags) => {
                 self.diags.extend(diags);
@@ -78,6 +81,8 @@ impl Session {
         let Some(i) = pack.filter(|_| !self.skip_decks) else {
             return;
         };
+        let game = self.packs[i].pack.game.clone();
+        self.note_deck_game(&game);
         let dir = pack_dir.join("decks");
         if !dir.is_dir() {
             return;
@@ -87,7 +92,6 @@ impl Session {
             return self.io_error(&dir, &e);
         }
         files.sort();
-        let game = self.packs[i].pack.game.clone();
         for f in files {
             self.queue_deck(f, &game);
         }
@@ -113,6 +117,50 @@ impl Session {
             let game = self.packs[i].pack.game.clone();
             self.queue_deck(path.to_path_buf(), &game);
         }
+    }
+
+    /// Records that decks of `game` are checked (in the chosen deck format, if any).
+    fn note_deck_game(&mut self, game: &str) {
+        if !self.deck_games.iter().any(|g| g == game) {
+            self.deck_games.push(game.to_string());
+        }
+    }
+
+    /// With a [`Session::deck_format`] chosen: why it can't be used, when the game of some
+    /// deck checked (or, with none, of some loaded pack) declares no format of that name: the
+    /// games and the formats they declare. `None` when the format is known (or none chosen).
+    pub fn unknown_deck_format(&self) -> Option<String> {
+        let name = self.deck_format.as_deref()?;
+        let mut games: Vec<&str> = self.deck_games.iter().map(String::as_str).collect();
+        if games.is_empty() {
+            games = self.packs.iter().map(|p| p.pack.game.as_str()).collect();
+            games.dedup();
+        }
+        let mut problems = Vec::new();
+        for game in games {
+            let Some(ruleset) = self.game_ruleset(game) else {
+                continue;
+            };
+            if ruleset.deck_format(name).is_some() {
+                continue;
+            }
+            let known: Vec<String> = ruleset
+                .deck_formats()
+                .map(|f| match &f.label {
+                    Some(l) => format!("`{}` ({l})", f.name),
+                    None => format!("`{}`", f.name),
+                })
+                .collect();
+            problems.push(if known.is_empty() {
+                format!("game `{game}` declares no deck format, so no `{name}`")
+            } else {
+                format!(
+                    "game `{game}` has no deck format `{name}`; its formats: {}",
+                    known.join(", ")
+                )
+            });
+        }
+        (!problems.is_empty()).then(|| problems.join("; "))
     }
 
     fn queue_deck(&mut self, path: PathBuf, game: &str) {

@@ -55,6 +55,11 @@ pub struct Session {
     pub decks_checked: usize,
     /// The decks `finish` checked that have no error.
     pub decks: Vec<crate::packs::deck::Deck>,
+    /// The deck format decks are checked in (`--deck-format`), besides the base rules: a
+    /// format of the deck's game's `deck { … }` block. See [`Session::unknown_deck_format`].
+    pub deck_format: Option<String>,
+    /// The games whose decks were checked or queued (or whose packs' decks would have been).
+    pub(crate) deck_games: Vec<String>,
 }
 
 impl Session {

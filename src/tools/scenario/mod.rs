@@ -104,6 +104,7 @@ pub fn parse(file: FileId, source: &SourceFile) -> Result<Scenario, Vec<Diagnost
         description: None,
         seed: 0,
         max_steps: Spanned::default_at_start(DEFAULT_MAX_STEPS),
+        deck_format: None,
         start: Start::default(),
         players: Vec::new(),
         script: Vec::new(),
@@ -139,6 +140,7 @@ pub fn parse(file: FileId, source: &SourceFile) -> Result<Scenario, Vec<Diagnost
                     scenario.max_steps = s;
                 }
             }
+            "deck_format" => scenario.deck_format = r.name(v, "`deck_format`"),
             "start" => scenario.start = setup::start(&mut r, v),
             "player" => scenario.players = setup::players(&mut r, v),
             "script" => scenario.script = script::script(&mut r, v),

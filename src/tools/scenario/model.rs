@@ -51,6 +51,9 @@ pub struct Scenario {
     pub seed: u64,
     /// The most engine steps the run may take before it fails (a guard against loops).
     pub max_steps: Spanned<u64>,
+    /// The deck format the game is played in (`deck_format()`): a format of the game's
+    /// `deck { … }`; `None`: none.
+    pub deck_format: Option<Spanned<String>>,
     /// Where the game starts.
     pub start: Start,
     /// The starting contents of each seat, in seat order (player 1 first).

@@ -335,6 +335,7 @@ pub(super) const TOP_KEYS: &[&str] = &[
     "description",
     "seed",
     "max_steps",
+    "deck_format",
     "start",
     "player",
     "script",

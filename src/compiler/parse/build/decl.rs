@@ -59,7 +59,12 @@ impl Builder<'_> {
             Rule::procedure_decl => Decl::Procedure(self.proc_decl(it, span)),
             Rule::numbers_decl => Decl::Numbers(self.norm_rules(it), span),
             Rule::names_decl => Decl::Names(self.norm_rules(it), span),
-            Rule::deck_decl => Decl::Deck(self.deck_rules(it), span),
+            Rule::deck_decl => {
+                let (formats, rules): (Vec<P>, Vec<P>) =
+                    it.partition(|p| p.as_rule() == Rule::deck_format);
+                let formats = formats.into_iter().map(|f| self.deck_format(f)).collect();
+                Decl::Deck(self.deck_rules(rules.into_iter()), formats, span)
+            }
             _ => unreachable!("grammar: unexpected declaration rule {rule:?}"),
         }
     }
@@ -320,21 +325,60 @@ impl Builder<'_> {
     }
 
     /// `deck { rule n qualifier … }`: deck rules, each with a value and an optional qualifier.
-    fn deck_rules(&mut self, it: Parts) -> Vec<DeckRule> {
+    fn deck_rules<'i>(&mut self, it: impl Iterator<Item = P<'i>>) -> Vec<DeckRule> {
         it.map(|r| {
             let span = self.span(&r);
             let mut ri = children(r);
             let name = self.ident(ri.next().expect("grammar: deck rule"));
             let value = ri.next().map(|v| self.integer(v)).unwrap_or(0);
             let qualifier = ri.next().map(|q| self.ident(q));
+            // `deck_and`: `and` then the field.
+            let and = ri
+                .next()
+                .and_then(|a| children(a).find(|p| p.as_rule() == Rule::ident))
+                .map(|f| self.ident(f));
             DeckRule {
                 name,
                 value,
                 qualifier,
+                and,
                 span,
             }
         })
         .collect()
+    }
+
+    /// `format name "label"? { distinct field bound N | bound N per field … }`.
+    fn deck_format(&mut self, pair: P) -> DeckFormat {
+        let mut it = children(pair).peekable();
+        let named = self.named_from(&mut it);
+        let rules = it
+            .map(|r| {
+                let rule = r.as_rule();
+                let mut ri = children(r);
+                let mut next = || ri.next().expect("grammar: format rule");
+                if rule == Rule::format_distinct {
+                    let field = self.ident(next());
+                    let bound = self.ident(next());
+                    let value = self.integer(next());
+                    FormatRule::Distinct {
+                        field,
+                        bound,
+                        value,
+                    }
+                } else {
+                    let bound = self.ident(next());
+                    let value = self.integer(next());
+                    let field = self.ident(next());
+                    FormatRule::PerValue {
+                        bound,
+                        value,
+                        field,
+                    }
+                }
+            })
+            .collect();
+        DeckFormat { named, rules }
     }
 
     /// The block that ends a declaration (`setup`, `turn`, `rule`).

@@ -23,6 +23,7 @@ pub const BUILTINS: &[(&str, usize)] = &[
     ("attached", 1),
     ("host", 1),
     ("turn_number", 0),
+    ("deck_format", 0),
     ("is_turn_player", 1),
     ("cancelled", 2),
     ("printed", 1),
@@ -47,7 +48,11 @@ impl Ctx<'_> {
         }
         let Some(a) = args.first().map(|x| &x.value) else {
             // The built-ins without arguments.
-            return (Expr::TurnNumber, Ty::of(Type::Number));
+            return if name.name == "deck_format" {
+                (Expr::DeckFormat, Ty::Of(Type::Text, true))
+            } else {
+                (Expr::TurnNumber, Ty::of(Type::Number))
+            };
         };
         let one_card = |ctx: &mut Self| bx(ctx.typed(a, &[Type::Card], "the argument"));
         match name.name.as_str() {
