@@ -300,6 +300,71 @@ fn altering_the_cited_ws_rules_fails_their_scenarios() {
     check_mutations("ws", mutations);
 }
 
+/// The same for Precious Memories: eight of its rules (the source has no rule numbers; the
+/// sections are named as the ruleset's comments cite them).
+#[test]
+fn altering_the_cited_pm_rules_fails_their_scenarios() {
+    let mutations: &[(&str, &str, &str, &str)] = &[
+        // PM approach: the judgment retires a DP that does not exceed the opposing AP
+        (
+            "pm-judgment",
+            "let interferer_out = interferer.dp <= approacher.ap",
+            "let interferer_out = interferer.dp < approacher.ap",
+            "pm-retirement-judgment-simultaneous",
+        ),
+        // PM approach: an unimpeded approach gives the APPROACHED player a point card
+        (
+            "pm-unimpeded",
+            "add_point opponent_of(controller(approacher))",
+            "add_point controller(approacher)",
+            "pm-approach-unimpeded-approached-player-gains-point",
+        ),
+        // PM approach: each card approaches at most once a turn
+        (
+            "pm-once-a-turn",
+            "and not (c is approached) and not (c is arrived) {",
+            "and not (c is arrived) {",
+            "pm-approach-once-per-turn",
+        ),
+        // PM other rules: the turn player orders every simultaneous effect
+        (
+            "pm-trigger-order",
+            "  trigger_order turn_player\n",
+            "",
+            "pm-simultaneous-triggers-turn-player-orders-both-players",
+        ),
+        // PM turn start: the first player's first turn draws 1
+        (
+            "pm-first-draw",
+            "if turn_number() == 1 { draw 1 } else { draw 2 }",
+            "draw 2",
+            "pm-turn-start-first-players-first-turn-draws-one",
+        ),
+        // PM cost: face-down point cards can't pay
+        (
+            "pm-face-down",
+            "pay_with(choose(p) 1 [card in p.hand, card in p.point_area where it is face_up]\n            where generated_cost >= 1, p)",
+            "pay_with(choose(p) 1 [card in p.hand, card in p.point_area]\n            where generated_cost >= 1, p)",
+            "pm-cost-face-down-point-card-is-no-paying-choice",
+        ),
+        // PM winning: an empty deck loses at once, as a state
+        (
+            "pm-deck-out",
+            "let p_wins = count(q.point_area) >= 7 or count(q.deck) == 0\n    let q_wins = count(p.point_area) >= 7 or count(p.deck) == 0",
+            "let p_wins = count(q.point_area) >= 7\n    let q_wins = count(p.point_area) >= 7",
+            "pm-winning-empty-deck-loses-at-once",
+        ),
+        // PM formats, Mix: the same card at most once a turn
+        (
+            "pm-mix",
+            "if usable(e, play)\n         and (not (deck_format() == \"mix\")",
+            "if usable(e, play)\n         and (true",
+            "pm-formats-mix-the-same-card-once-a-turn",
+        ),
+    ];
+    check_mutations("pm", mutations);
+}
+
 /// Each mutation (tag, ruleset text, its replacement, scenario): the scenario passes on the
 /// shipped pack and fails on the pack with the text replaced.
 fn check_mutations(game: &str, mutations: &[(&str, &str, &str, &str)]) {

@@ -129,11 +129,7 @@ impl<'p> Game<'p> {
                 let p = &self.pending[*i];
                 let name = self.name_for(p.card, seat);
                 Choice {
-                    label: format!(
-                        "{} ({})",
-                        name,
-                        Program::short(&self.prog.ability(p.ability).kind)
-                    ),
+                    label: format!("{} ({})", name, self.pending_kind(p)),
                     action: None,
                     card: self.visible_to(p.card, seat).then_some(name),
                     card_id: Some(p.card),
@@ -202,7 +198,7 @@ impl<'p> Game<'p> {
                     label: format!(
                         "{} ({}, p{})",
                         name,
-                        Program::short(&self.prog.ability(p.ability).kind),
+                        self.pending_kind(p),
                         shown(p.controller)
                     ),
                     action: None,
@@ -216,6 +212,19 @@ impl<'p> Game<'p> {
             kind: RequestKind::OneOf,
             prompt: "order the triggered abilities waiting: choose the one to resolve next".into(),
             options,
+        }
+    }
+
+    /// A waiting ability's kind as an option names it: `<kind>`, or `<kind> of <card>` when the
+    /// ability is printed on another card than the one it answers for (a support's text its
+    /// host carries), so that two such abilities of one card read apart.
+    fn pending_kind(&self, p: &Pending) -> String {
+        let kind = Program::short(&self.prog.ability(p.ability).kind);
+        let printed_on = p.ability.0;
+        if printed_on == self.state.cards[p.card as usize].def {
+            kind.to_string()
+        } else {
+            format!("{kind} of {}", self.prog.cards[printed_on as usize].name)
         }
     }
 
