@@ -119,10 +119,15 @@ fn file_name(p: &Path) -> String {
 
 #[test]
 fn snapshot() {
+    assert_deck_snapshots(deck_files(), |p| (file_name(p), Loaded::of(p)));
+}
+
+/// Each deck file's rendered load (named and loaded by `load`) matches its snapshot in
+/// `snapshots/decks`; all are compared before the test fails, naming every one that differs.
+fn assert_deck_snapshots(files: Vec<PathBuf>, load: impl Fn(&Path) -> (String, Loaded)) {
     let mut failed = Vec::new();
-    for p in deck_files() {
-        let name = file_name(&p);
-        let loaded = Loaded::of(&p);
+    for p in files {
+        let (name, loaded) = load(&p);
         let result = std::panic::catch_unwind(|| {
             insta::with_settings!({
                 snapshot_path => "snapshots/decks",
@@ -543,25 +548,12 @@ pub fn format_codes() -> BTreeSet<&'static str> {
 /// Each format deck's diagnostics in its format (or the deck's cards), as `snapshot` shows them.
 #[test]
 fn format_snapshot() {
-    let mut failed = Vec::new();
-    for p in format_deck_files() {
-        let name = format!("format_{}", file_name(&p));
-        let loaded = load_in_format(&p, deck_format_of(&p));
-        let result = std::panic::catch_unwind(|| {
-            insta::with_settings!({
-                snapshot_path => "snapshots/decks",
-                prepend_module_to_snapshot => false,
-                omit_expression => true,
-                input_file => &p,
-            }, {
-                insta::assert_snapshot!(name.clone(), snapshot_text(&name, &loaded));
-            });
-        });
-        if result.is_err() {
-            failed.push(name);
-        }
-    }
-    assert!(failed.is_empty(), "snapshots differ for: {failed:#?}");
+    assert_deck_snapshots(format_deck_files(), |p| {
+        (
+            format!("format_{}", file_name(p)),
+            load_in_format(p, deck_format_of(p)),
+        )
+    });
 }
 
 /// A format deck reports the codes its `expect:` names in its format and no others (a legal

@@ -123,24 +123,11 @@ impl<'p> Game<'p> {
         if mine.len() <= 1 || self.all_alike(&mine) {
             return Ok(mine[0]);
         }
-        let options = mine
-            .iter()
-            .map(|i| {
-                let p = &self.pending[*i];
-                let name = self.name_for(p.card, seat);
-                Choice {
-                    label: format!("{} ({})", name, self.pending_kind(p)),
-                    action: None,
-                    card: self.visible_to(p.card, seat).then_some(name),
-                    card_id: Some(p.card),
-                }
-            })
-            .collect();
         let req = Request {
             player: seat,
             kind: RequestKind::OneOf,
             prompt: "choose the triggered ability to resolve next".into(),
-            options,
+            options: self.trigger_options(seat, &mine, false),
         };
         Ok(match self.ask(req)? {
             Answer::Pick(i) => mine[i.min(mine.len().saturating_sub(1))],
@@ -189,30 +176,40 @@ impl<'p> Game<'p> {
 
     /// The question "which of these resolves next", asked of `seat`.
     fn order_request(&self, seat: Seat, among: &[usize]) -> Request {
-        let options = among
+        Request {
+            player: seat,
+            kind: RequestKind::OneOf,
+            prompt: "order the triggered abilities waiting: choose the one to resolve next".into(),
+            options: self.trigger_options(seat, among, true),
+        }
+    }
+
+    /// The options naming waiting abilities (`among`: indices into the pending list) for `seat`:
+    /// the card as `seat` may see it and the ability's kind, with its controller when abilities of
+    /// several players are listed.
+    fn trigger_options(&self, seat: Seat, among: &[usize], controllers: bool) -> Vec<Choice> {
+        among
             .iter()
             .map(|i| {
                 let p = &self.pending[*i];
                 let name = self.name_for(p.card, seat);
-                Choice {
-                    label: format!(
-                        "{} ({}, p{})",
-                        name,
+                let label = if controllers {
+                    format!(
+                        "{name} ({}, p{})",
                         self.pending_kind(p),
                         shown(p.controller)
-                    ),
+                    )
+                } else {
+                    format!("{name} ({})", self.pending_kind(p))
+                };
+                Choice {
+                    label,
                     action: None,
                     card: self.visible_to(p.card, seat).then_some(name),
                     card_id: Some(p.card),
                 }
             })
-            .collect();
-        Request {
-            player: seat,
-            kind: RequestKind::OneOf,
-            prompt: "order the triggered abilities waiting: choose the one to resolve next".into(),
-            options,
-        }
+            .collect()
     }
 
     /// A waiting ability's kind as an option names it: `<kind>`, or `<kind> of <card>` when the
