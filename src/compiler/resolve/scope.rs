@@ -315,7 +315,8 @@ impl<'a> Ctx<'a> {
         (message, label): (String, String),
         candidates: impl IntoIterator<Item = &'n str>,
     ) {
-        let help = did_you_mean(name, candidates);
+        let candidates: Vec<&str> = candidates.into_iter().collect();
+        let help = did_you_mean(name, candidates.iter().copied()).or_else(|| known_names(candidates));
         self.error(Diagnostic::error(code, self.file, span, message, label).with_help_opt(help));
     }
 
@@ -340,6 +341,30 @@ impl<'a> Ctx<'a> {
         }
         found
     }
+}
+
+/// How many names an unknown-name help lists at most.
+const LISTED_NAMES: usize = 12;
+
+/// When no name is close to an unknown one, what there is: "the names known here: a, b, c" (sorted, at most
+/// `LISTED_NAMES`, then how many more); none when there is nothing of the kind.
+fn known_names(mut names: Vec<&str>) -> Option<String> {
+    names.sort_unstable();
+    names.dedup();
+    if names.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = names
+        .iter()
+        .take(LISTED_NAMES)
+        .map(|n| format!("`{n}`"))
+        .collect();
+    let more = names.len().saturating_sub(LISTED_NAMES);
+    Some(if more > 0 {
+        format!("the names known here: {} and {more} more", shown.join(", "))
+    } else {
+        format!("the names known here: {}", shown.join(", "))
+    })
 }
 
 /// A hint for the usual type mismatches (a set for one card, a number in quotes, …).

@@ -63,6 +63,8 @@ pub struct StatSym {
     pub id: String,
     /// Number of components (0 for a plain stat).
     pub components: usize,
+    /// The components' names as written (`attack`, `toughness`), for diagnostics.
+    pub parts: Vec<String>,
 }
 
 /// A counter as the checker sees it.
@@ -630,6 +632,7 @@ impl Declarer<'_> {
         let sym = StatSym {
             id: stat.name.id.clone(),
             components: s.components.len(),
+            parts: s.components.iter().map(|c| c.name.clone()).collect(),
         };
         self.enter(|t| &mut t.stats, &s.named.name, sym);
         self.ruleset.stats.push(stat);

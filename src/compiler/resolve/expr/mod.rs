@@ -10,7 +10,7 @@ mod history;
 mod member;
 mod slots;
 
-use super::scope::{Ctx, Ty};
+use super::scope::{type_name, Ctx, Ty};
 use crate::base::diagnostic::{codes, did_you_mean, Diagnostic};
 use crate::base::source::Span;
 use crate::compiler::ast::{self, ExprKind, PairPart, Quantity, UnOp};
@@ -42,8 +42,47 @@ impl Ctx<'_> {
     /// Checks an expression that must have one of `expected` types.
     pub fn typed(&mut self, e: &ast::Expr, expected: &[Type], what: &str) -> Expr {
         let (x, ty) = self.expr(e);
+        if ty == Ty::of(Type::Pair) && !expected.contains(&Type::Pair) {
+            if let Some(help) = self.pair_stat_help(e) {
+                self.error(
+                    Diagnostic::error(
+                        codes::RESOLVE_TYPE_MISMATCH,
+                        self.file,
+                        e.span,
+                        format!(
+                            "{what} must be {}, found a pair",
+                            expected.iter().map(|t| type_name(*t)).collect::<Vec<_>>().join(" or ")
+                        ),
+                        "this is a pair",
+                    )
+                    .with_help(help),
+                );
+                return x;
+            }
+        }
         self.expect(&ty, expected, e.span, what);
         x
+    }
+
+    /// `this.power > 2`: for a composite stat read where one value is needed, which
+    /// components it has.
+    fn pair_stat_help(&self, e: &ast::Expr) -> Option<String> {
+        let name = match &e.kind {
+            ExprKind::Member(_, m) | ExprKind::Name(m) => m,
+            _ => return None,
+        };
+        let stat = self.sym.stats.get(&name.name)?;
+        if stat.parts.is_empty() {
+            return None;
+        }
+        let parts: Vec<String> = stat.parts.iter().map(|p| format!("`{p}`")).collect();
+        let reads: Vec<String> = stat.parts.iter().map(|p| format!("`.{p}`")).collect();
+        Some(format!(
+            "`{}` is a pair of {}: read one of them where a number is needed ({})",
+            name.name,
+            parts.join(" and "),
+            reads.join(", ")
+        ))
     }
 
     /// A condition.
@@ -467,6 +506,8 @@ impl Ctx<'_> {
         }
         // `choose 1 slto of your.posts`: the misspelt word of a slot choice reads as a name
         names.push("slot".to_string());
+        // `opponnent.damage`: the reserved operands are names too
+        names.extend(["you", "your", "opponent", "this", "each"].map(String::from));
         let help = did_you_mean(&id.name, names.iter().map(String::as_str))
             .or_else(|| self.kind_hint(&id.name));
         self.error(

@@ -164,6 +164,10 @@ impl<'a> Ctx<'a> {
             },
             Some(ast::Duration::While(c)) => Duration::While(self.cond(c)),
             Some(ast::Duration::UntilOf(m, p)) => {
+                if let Some(joined) = self.moment_in_words(m, p) {
+                    self.moment_written_in_words(m, p, &joined);
+                    return Duration::Default;
+                }
                 let player = self.player(p);
                 match self.moment_named(m) {
                     Some(moment) => Duration::UntilOf { moment, player },
@@ -171,6 +175,34 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+    }
+
+    /// `until end of turn`: an unknown moment `m` followed by `of <word>` whose words joined
+    /// with `_` name a declared moment (`end_of_turn`): that moment's name.
+    fn moment_in_words(&self, m: &ast::Ident, p: &ast::Expr) -> Option<String> {
+        let ast::ExprKind::Name(word) = &p.kind else {
+            return None;
+        };
+        if self.sym.moments.contains_key(&m.name) {
+            return None;
+        }
+        let joined = format!("{}_of_{}", m.name, word.name);
+        self.sym.moments.contains_key(&joined).then_some(joined)
+    }
+
+    /// Reports `until end of turn` at its words, suggesting the moment's one-word name.
+    fn moment_written_in_words(&mut self, m: &ast::Ident, p: &ast::Expr, joined: &str) {
+        let span = Span::new(m.span.start, p.span.end);
+        self.error(
+            Diagnostic::error(
+                codes::RESOLVE_UNKNOWN_MOMENT,
+                self.file,
+                span,
+                format!("a moment's name is one word: `{joined}`"),
+                "not a moment",
+            )
+            .with_help(format!("write `until {joined}`")),
+        );
     }
 
     /// The id of the declared moment of this name, or a diagnostic with a did-you-mean.

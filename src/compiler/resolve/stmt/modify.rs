@@ -19,6 +19,29 @@ impl<'a> Ctx<'a> {
         }
         let names: Vec<&str> = names_in(&sym.stats, &sym.counters).collect();
         self.expr(&m.subject);
+        if sym.field_names.contains_key(&m.member.name) {
+            // `this.cost += 1`: a printed field, which no effect changes
+            self.error(
+                Diagnostic::error(
+                    codes::RESOLVE_UNKNOWN_STAT,
+                    self.file,
+                    m.member.span,
+                    format!("`{}` is a field, not a stat or counter", m.member.name),
+                    "a field can't be changed",
+                )
+                .with_help(format!(
+                    "a card's fields are what it prints, read with `x.{0}`; only stats and \
+                     counters change ({1}): declare `{0}` as a `stat` to change it",
+                    m.member.name,
+                    {
+                        let mut n = names.clone();
+                        n.sort_unstable();
+                        n.join(", ")
+                    }
+                )),
+            );
+            return None;
+        }
         self.unknown(
             codes::RESOLVE_UNKNOWN_STAT,
             "stat or counter",
