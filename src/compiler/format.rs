@@ -283,7 +283,25 @@ fn write_parts(parts: &[Part<'_>], out: &mut String) {
 
 #[cfg(test)]
 mod tests {
-    use super::layout;
+    use super::{layout, syntax_tree};
+    use crate::base::source::{SourceFile, SourceMap};
+
+    /// The safety net compares something real: two layouts of one text have the same syntax
+    /// tree, two texts that mean different things do not.
+    #[test]
+    fn the_syntax_tree_check_sees_meaning_not_layout() {
+        let file = SourceMap::new().add(SourceFile::new("t.fuda", ""));
+        let tree = |src: &str| {
+            let (tree, diags) = syntax_tree(src, file);
+            assert!(diags.is_empty(), "{src}: {diags:?}");
+            tree
+        };
+        let a = tree("card \"a\" {\n  cost: 1\n  x: +1/-1\n}\n");
+        assert!(!a.contains("start:"), "spans are left out: {a}");
+        assert_eq!(a, tree("card \"a\" {   cost :1\n\n        x:+1/-1 }"));
+        assert_ne!(a, tree("card \"a\" {\n  cost: 2\n  x: +1/-1\n}\n"));
+        assert_ne!(a, tree("card \"a\" {\n  cost: 1\n  x: +1/+1\n}\n"));
+    }
 
     #[test]
     fn indents_blocks_by_two_and_keeps_continuations() {
