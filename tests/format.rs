@@ -3,7 +3,7 @@
 //! (so left unchanged), and no layout is ever refused as unsafe; every shipped file is already in
 //! the canonical layout, and a copy of every pack with its layout spoiled (indentation shifted,
 //! trailing spaces, doubled blank lines, `a ,b`) compiles to the same IR and formats back to the
-//! shipped text. Unit cases pin the tricky layouts; the command line's `--check`, `-` and
+//! shipped text (as does every canonical file of the error corpus). Unit cases pin the tricky layouts; the command line's `--check`, `-` and
 //! refusal of broken files are run for real.
 
 use fuda::base::source::{FileId, SourceFile, SourceMap};
@@ -179,6 +179,28 @@ fn a_spoiled_layout_compiles_the_same_and_formats_back() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
+/// Every file the formatter accepts and finds canonical — the error corpus's included — comes
+/// back from a spoiled layout to exactly its text.
+#[test]
+fn every_canonical_file_formats_back_from_a_spoiled_layout() {
+    let mut files = Vec::new();
+    fuda_files(Path::new("cards"), &mut files);
+    fuda_files(Path::new("tests"), &mut files);
+    let mut checked = 0;
+    for path in &files {
+        let Ok(src) = String::from_utf8(std::fs::read(path).expect("readable")) else {
+            continue;
+        };
+        if fmt(&src).ok().as_deref() != Some(src.as_str()) {
+            continue;
+        }
+        let back = fmt(&spoil(&src)).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+        assert!(back == src, "{}: does not format back", path.display());
+        checked += 1;
+    }
+    assert!(checked > 100, "only {checked} files checked");
+}
+
 #[test]
 fn tricky_layouts() {
     let cases = [
@@ -311,6 +333,10 @@ fn the_command_line() {
     let (code, out, err) = fuda(&["fmt", "-"], broken);
     assert_eq!((code, out.as_str()), (1, ""));
     assert!(err.contains("unclosed bracket"), "{err}");
+    let (code, out, _) = fuda(&["fmt", "--check", "-"], messy);
+    assert_eq!((code, out.as_str()), (1, ""));
+    let (code, out, _) = fuda(&["fmt", "--check", "-"], clean);
+    assert_eq!((code, out.as_str()), (0, ""));
     let (code, _, _) = fuda(&["fmt", "-", &d], "");
     assert_eq!(code, 2, "`-` with other paths is a usage error");
     let _ = std::fs::remove_dir_all(&dir);
