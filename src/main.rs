@@ -157,6 +157,15 @@ enum Command {
         #[arg(long, default_value_t = fuda::engine::Options::default().max_steps)]
         max_steps: u64,
     },
+    /// Lay `.fuda` files out canonically (whitespace only; see docs/cli.md).
+    Fmt {
+        /// `.fuda` files or folders (searched for `.fuda` files); `-` formats stdin to stdout.
+        /// Default: `cards`.
+        paths: Vec<PathBuf>,
+        /// Change no file: list those that would change, and exit 1 if any would.
+        #[arg(long)]
+        check: bool,
+    },
     /// Print one card's IR and a readable outline of it.
     Explain {
         /// A pack folder or a `.fuda` file.
@@ -281,6 +290,7 @@ fn run(cli: Cli) -> u8 {
             };
             sim(&game, &decks, games, threads, seed, json, max_steps)
         }
+        Command::Fmt { paths, check } => fmt::run(paths, check),
         Command::Explain { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path), false, None);
             let (c, code) = match checked_pack(&s, &common)
@@ -685,4 +695,177 @@ fn sim(
         );
     }
     0
+}
+
+/// `fuda fmt`: files and folders laid out canonically by `fuda::compiler::format`, or stdin to
+/// stdout. A file is written only when its layout is checked safe; one with syntax errors is
+/// left untouched and its diagnostics printed.
+mod fmt {
+    use fuda::base::diagnostic::{self, RenderOptions};
+    use fuda::base::source::{SourceFile, SourceMap};
+    use fuda::compiler::format::{format_source, FormatError};
+    use std::io::{IsTerminal, Read, Write};
+    use std::path::{Path, PathBuf};
+
+    /// What became of the files: counts for the summary line and the exit code.
+    #[derive(Default)]
+    struct Tally {
+        changed: usize,
+        unchanged: usize,
+        failed: usize,
+    }
+
+    /// Runs `fuda fmt` over `paths` (`cards` when empty); `check` writes nothing and lists the
+    /// files that would change. Exit code 1 when a file failed or, with `check`, would change.
+    pub fn run(paths: Vec<PathBuf>, check: bool) -> u8 {
+        if paths.iter().any(|p| p.as_os_str() == "-") {
+            if paths.len() > 1 {
+                let message = "`-` (stdin) cannot be given with other paths".to_string();
+                return super::clap_error("fmt", clap::error::ErrorKind::ArgumentConflict, message);
+            }
+            return stdin(check);
+        }
+        let paths = if paths.is_empty() {
+            vec![PathBuf::from("cards")]
+        } else {
+            paths
+        };
+        let mut tally = Tally::default();
+        let mut files = Vec::new();
+        for p in &paths {
+            if p.is_dir() {
+                collect(p, &mut files);
+            } else if p.is_file() {
+                files.push(p.clone());
+            } else {
+                eprintln!("error: `{}`: no such file or folder", p.display());
+                tally.failed += 1;
+            }
+        }
+        for f in &files {
+            file(f, check, &mut tally);
+        }
+        let verb = if check {
+            "would be reformatted"
+        } else {
+            "reformatted"
+        };
+        eprintln!(
+            "{} file{} {verb}, {} already formatted{}",
+            tally.changed,
+            super::plural(tally.changed),
+            tally.unchanged,
+            match tally.failed {
+                0 => String::new(),
+                n => format!(", {n} left untouched with errors"),
+            }
+        );
+        u8::from(tally.failed > 0 || (check && tally.changed > 0))
+    }
+
+    /// Every `.fuda` file under `dir`, in path order.
+    fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
+        let Ok(entries) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
+        paths.sort();
+        for p in paths {
+            if p.is_dir() {
+                collect(&p, out);
+            } else if p.extension().is_some_and(|x| x == "fuda") && p.is_file() {
+                out.push(p);
+            }
+        }
+    }
+
+    /// Formats one file: rewritten (or, with `check`, listed on stdout) when it changes.
+    fn file(path: &Path, check: bool, tally: &mut Tally) {
+        if path.extension().is_none_or(|x| x != "fuda") {
+            eprintln!(
+                "note: `{}` skipped: only `.fuda` files are formatted",
+                path.display()
+            );
+            return;
+        }
+        let shown = path.display().to_string();
+        let src = match std::fs::read(path).map(String::from_utf8) {
+            Ok(Ok(src)) => src,
+            Ok(Err(_)) => {
+                eprintln!("error: `{shown}` is not UTF-8; left untouched");
+                tally.failed += 1;
+                return;
+            }
+            Err(e) => {
+                eprintln!("error: cannot read `{shown}`: {e}");
+                tally.failed += 1;
+                return;
+            }
+        };
+        let Some(out) = formatted(&shown, &src) else {
+            tally.failed += 1;
+            return;
+        };
+        if out == src {
+            tally.unchanged += 1;
+            return;
+        }
+        tally.changed += 1;
+        if check {
+            super::print_out(&shown);
+        } else if let Err(e) = std::fs::write(path, out) {
+            eprintln!("error: cannot write `{shown}`: {e}");
+            tally.failed += 1;
+        }
+    }
+
+    /// `fuda fmt -`: stdin formatted to stdout (nothing on stdout when it has errors). With
+    /// `check`, nothing is printed and the exit code says whether it would change.
+    fn stdin(check: bool) -> u8 {
+        let mut src = String::new();
+        if let Err(e) = std::io::stdin().read_to_string(&mut src) {
+            eprintln!("error: cannot read stdin: {e}");
+            return 1;
+        }
+        let Some(out) = formatted("<stdin>", &src) else {
+            return 1;
+        };
+        if check {
+            return u8::from(out != src);
+        }
+        let _ = std::io::stdout().lock().write_all(out.as_bytes());
+        0
+    }
+
+    /// The checked layout of `src`, or `None` after printing why the file stays as it is.
+    fn formatted(shown: &str, src: &str) -> Option<String> {
+        let mut sources = SourceMap::new();
+        let id = sources.add(SourceFile::new(shown, src));
+        match format_source(src, id) {
+            Ok(out) => Some(out),
+            Err(FormatError::Syntax(diags)) => {
+                let opts = RenderOptions {
+                    color: std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                        && std::io::stderr().is_terminal(),
+                    width: if std::io::stderr().is_terminal() {
+                        100
+                    } else {
+                        80
+                    },
+                };
+                let mut err = std::io::stderr().lock();
+                for d in &diags {
+                    let _ = write!(err, "{}", diagnostic::render(d, &sources, opts));
+                }
+                let _ = writeln!(err, "`{shown}` has syntax errors; left untouched");
+                None
+            }
+            Err(FormatError::Unsafe(why)) => {
+                eprintln!(
+                    "error: `{shown}` left untouched: {why} (a bug of the formatter; please report it)"
+                );
+                None
+            }
+        }
+    }
 }

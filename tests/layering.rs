@@ -27,6 +27,10 @@ const LAYERS: &[(&str, &[&str])] = &[
         "compiler::resolve",
         &["base", "ir", "compiler::ast", "compiler::parse"],
     ),
+    (
+        "compiler::format",
+        &["base", "compiler::lex", "compiler::parse"],
+    ),
     ("engine", &["base", "ir"]),
     ("packs::manifest", &["base"]),
     ("packs::deck", &["base", "ir"]),

@@ -17,6 +17,8 @@ mod decks;
 mod diagnostics;
 #[path = "engine_invariants.rs"]
 mod engine_invariants;
+#[path = "format.rs"]
+mod format;
 #[path = "hidden_info.rs"]
 mod hidden_info;
 #[path = "hostile.rs"]
