@@ -316,7 +316,8 @@ impl<'a> Ctx<'a> {
         candidates: impl IntoIterator<Item = &'n str>,
     ) {
         let candidates: Vec<&str> = candidates.into_iter().collect();
-        let help = did_you_mean(name, candidates.iter().copied()).or_else(|| known_names(candidates));
+        let help =
+            did_you_mean(name, candidates.iter().copied()).or_else(|| known_names(candidates));
         self.error(Diagnostic::error(code, self.file, span, message, label).with_help_opt(help));
     }
 

@@ -63,7 +63,7 @@ pub struct StatSym {
     pub id: String,
     /// Number of components (0 for a plain stat).
     pub components: usize,
-    /// The components' names as written (`attack`, `toughness`), for diagnostics.
+    /// The components' names as written (`might`, `grit`), for diagnostics.
     pub parts: Vec<String>,
 }
 

@@ -51,7 +51,11 @@ impl Ctx<'_> {
                         e.span,
                         format!(
                             "{what} must be {}, found a pair",
-                            expected.iter().map(|t| type_name(*t)).collect::<Vec<_>>().join(" or ")
+                            expected
+                                .iter()
+                                .map(|t| type_name(*t))
+                                .collect::<Vec<_>>()
+                                .join(" or ")
                         ),
                         "this is a pair",
                     )
@@ -64,7 +68,7 @@ impl Ctx<'_> {
         x
     }
 
-    /// `this.power > 2`: for a composite stat read where one value is needed, which
+    /// `this.vigor > 2`: for a composite stat read where one value is needed, which
     /// components it has.
     fn pair_stat_help(&self, e: &ast::Expr) -> Option<String> {
         let name = match &e.kind {
@@ -506,7 +510,7 @@ impl Ctx<'_> {
         }
         // `choose 1 slto of your.posts`: the misspelt word of a slot choice reads as a name
         names.push("slot".to_string());
-        // `opponnent.damage`: the reserved operands are names too
+        // `opponnent.life`: the reserved operands are names too
         names.extend(["you", "your", "opponent", "this", "each"].map(String::from));
         let help = did_you_mean(&id.name, names.iter().map(String::as_str))
             .or_else(|| self.kind_hint(&id.name));

@@ -177,8 +177,8 @@ impl<'a> Ctx<'a> {
         }
     }
 
-    /// `until end of turn`: an unknown moment `m` followed by `of <word>` whose words joined
-    /// with `_` name a declared moment (`end_of_turn`): that moment's name.
+    /// `until close of day`: an unknown moment `m` followed by `of <word>` whose words joined
+    /// with `_` name a declared moment (`close_of_day`): that moment's name.
     fn moment_in_words(&self, m: &ast::Ident, p: &ast::Expr) -> Option<String> {
         let ast::ExprKind::Name(word) = &p.kind else {
             return None;
@@ -190,7 +190,7 @@ impl<'a> Ctx<'a> {
         self.sym.moments.contains_key(&joined).then_some(joined)
     }
 
-    /// Reports `until end of turn` at its words, suggesting the moment's one-word name.
+    /// Reports `until close of day` at its words, suggesting the moment's one-word name.
     fn moment_written_in_words(&mut self, m: &ast::Ident, p: &ast::Expr, joined: &str) {
         let span = Span::new(m.span.start, p.span.end);
         self.error(

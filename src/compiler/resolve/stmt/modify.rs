@@ -20,7 +20,7 @@ impl<'a> Ctx<'a> {
         let names: Vec<&str> = names_in(&sym.stats, &sym.counters).collect();
         self.expr(&m.subject);
         if sym.field_names.contains_key(&m.member.name) {
-            // `this.cost += 1`: a printed field, which no effect changes
+            // `this.price += 1`: a printed field, which no effect changes
             self.error(
                 Diagnostic::error(
                     codes::RESOLVE_UNKNOWN_STAT,
