@@ -40,8 +40,13 @@ fn session() -> Session {
 
 /// The deck files, sorted.
 fn deck_files() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(DECKS)
-        .expect("the decks folder")
+    deck_files_in(DECKS)
+}
+
+/// The `.deck` files of a folder, sorted.
+fn deck_files_in(dir: &str) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|e| e.expect("entry").path())
         .filter(|p| p.extension().is_some_and(|x| x == "deck"))
         .collect();
@@ -510,13 +515,7 @@ fn deck_format_of(path: &Path) -> Option<String> {
 
 /// The format decks, sorted.
 fn format_deck_files() -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(FORMATS_DECKS)
-        .expect("the format decks folder")
-        .map(|e| e.expect("entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "deck"))
-        .collect();
-    out.sort();
-    out
+    deck_files_in(FORMATS_DECKS)
 }
 
 /// Loads a format deck in `format` against PM and the test pack.
