@@ -169,6 +169,20 @@ fn expected_codes(path: &Path) -> BTreeSet<String> {
         .collect()
 }
 
+/// How a loaded deck differs from its `expect:` line: other codes than those it names, or
+/// loading when it expects errors (not loading when it expects none).
+fn expectation_problems(name: &str, want: &BTreeSet<String>, l: &Loaded) -> Vec<String> {
+    let mut wrong = Vec::new();
+    let got: BTreeSet<String> = l.codes().into_iter().map(String::from).collect();
+    if *want != got {
+        wrong.push(format!("{name}: expects {want:?}, got {got:?}"));
+    }
+    if want.is_empty() != l.deck.is_some() {
+        wrong.push(format!("{name}: loaded {}", l.deck.is_some()));
+    }
+    wrong
+}
+
 /// A deck with an `expect:` line reports those codes and no others, and every diagnostic is in
 /// the deck file; a deck without one loads.
 #[test]
@@ -178,13 +192,7 @@ fn expect_comments_match() {
         let name = file_name(&p);
         let l = Loaded::of(&p);
         let want = expected_codes(&p);
-        let got: BTreeSet<String> = l.codes().into_iter().map(String::from).collect();
-        if want != got {
-            wrong.push(format!("{name}: expects {want:?}, got {got:?}"));
-        }
-        if want.is_empty() != l.deck.is_some() {
-            wrong.push(format!("{name}: loaded {}", l.deck.is_some()));
-        }
+        wrong.extend(expectation_problems(&name, &want, &l));
         let shown = p.to_string_lossy().into_owned();
         for d in &l.session.diags {
             if l.session.sources.get(d.primary.file).path != shown {
@@ -566,13 +574,7 @@ fn format_expect_comments_match() {
         let format = deck_format_of(&p);
         let l = load_in_format(&p, format.clone());
         let want = expected_codes(&p);
-        let got: BTreeSet<String> = l.codes().into_iter().map(String::from).collect();
-        if want != got {
-            wrong.push(format!("{name}: expects {want:?}, got {got:?}"));
-        }
-        if want.is_empty() != l.deck.is_some() {
-            wrong.push(format!("{name}: loaded {}", l.deck.is_some()));
-        }
+        wrong.extend(expectation_problems(&name, &want, &l));
         let base_only = want.iter().all(|c| c.starts_with("fuda::deck::format_"));
         if format.is_some() && base_only && load_in_format(&p, None).deck.is_none() {
             wrong.push(format!("{name}: does not load without its format"));

@@ -64,9 +64,7 @@ impl<'p> Game<'p> {
             Expr::Not(x) => Value::Bool(self.eval(x)? != Value::Bool(true)),
             Expr::Contains { haystack, needle } => self.contains(haystack, needle)?,
             Expr::EffectNegated(c) => match self.eval(c)? {
-                Value::Card(c) => Value::Bool(
-                    self.state.cards[c as usize].effect_negated || self.effect_negated_now(c),
-                ),
+                Value::Card(c) => Value::Bool(self.card_effect_negated(c)),
                 _ => Value::Bool(false),
             },
             Expr::SameCard(a, b) => match (self.eval(a)?, self.eval(b)?) {

@@ -456,6 +456,13 @@ impl<'p> Game<'p> {
         have
     }
 
+    /// Whether a card's effect is negated: `negate c effect` since it entered its zone (the
+    /// card being played), or a negation of its effects lasting now (`negated(c)`, and a
+    /// `resolve` that skips the card).
+    pub(super) fn card_effect_negated(&mut self, c: CardId) -> bool {
+        self.state.cards[c as usize].effect_negated || self.effect_negated_now(c)
+    }
+
     /// Whether the effects of a card's abilities are negated now (`negate c effect until …`,
     /// or a continuous ability's `negate c effect`).
     pub(super) fn effect_negated_now(&mut self, c: CardId) -> bool {

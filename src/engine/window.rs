@@ -298,9 +298,7 @@ impl<'p> Game<'p> {
             }
         }
     }
-}
 
-impl<'p> Game<'p> {
     /// Whether a working ability could be used by `seat` now: within its limit, its `if`
     /// holding, its cost payable in full (the rule of payment: what can't be paid is not offered).
     pub(super) fn ability_usable(

@@ -213,7 +213,7 @@ impl<'p> Game<'p> {
         let you = self.ctx().you;
         let mut out = Vec::new();
         for c in self.cards_of(&v).into_iter().rev() {
-            if self.state.cards[c as usize].effect_negated || self.effect_negated_now(c) {
+            if self.card_effect_negated(c) {
                 self.log_cards("negate", &[c], |n| {
                     format!("{}'s effect does not resolve", n[0])
                 });
