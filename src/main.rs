@@ -209,10 +209,11 @@ fn run(cli: Cli) -> u8 {
             let code = report(&s, &common);
             if common.format == Format::Human {
                 let cards: usize = s.packs.iter().map(|p| p.pack.cards.len()).sum();
+                let width = s.packs.iter().map(|p| p.pack.name.len()).fold(10, usize::max);
                 for p in &s.packs {
                     let n = p.pack.cards.len();
                     eprintln!(
-                        "  {:<10} {n:>5} card{:<1}  (game {})",
+                        "  {:<width$} {n:>5} card{:<1}  (game {})",
                         p.pack.name,
                         plural(n),
                         p.pack.game

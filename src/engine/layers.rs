@@ -31,6 +31,9 @@ pub(super) struct Derived {
     stats: HashMap<CardId, Vec<Option<i64>>>,
     /// Player keywords continuous abilities grant: (player, keyword).
     pub(super) players: Vec<(Seat, u16)>,
+    /// While deriving: the cards whose text continuous abilities negated in the first pass,
+    /// and whether all of it: the second pass reads the cards without those abilities.
+    text_negations: Vec<(CardId, bool)>,
 }
 
 impl<'p> Game<'p> {
@@ -47,15 +50,25 @@ impl<'p> Game<'p> {
         self.deriving = true;
         let mut mods = self.derive_pass(&[]);
         // a continuous `negate … effect`: the effects of those cards' abilities are negated,
-        // their continuous ones included — read them again without those cards' abilities
+        // their continuous ones included; a continuous `negate … text`: those cards lose their
+        // abilities (but 【 】 ones, unless `all`), continuous ones included — read them again
+        // without those cards' abilities
         let mut negated: Vec<CardId> = mods
             .iter()
             .filter(|m| m.kind == ModKind::NegateEffect)
             .map(|m| m.card)
             .collect();
-        if !negated.is_empty() {
+        let text_negations: Vec<(CardId, bool)> = mods
+            .iter()
+            .filter_map(|m| match m.kind {
+                ModKind::NegateText(all) => Some((m.card, all)),
+                _ => None,
+            })
+            .collect();
+        if !negated.is_empty() || !text_negations.is_empty() {
             negated.sort_unstable();
             negated.dedup();
+            self.derived.text_negations = text_negations;
             mods = self.derive_pass(&negated);
         }
         self.deriving = false;
@@ -64,6 +77,7 @@ impl<'p> Game<'p> {
             mods,
             stats: HashMap::new(),
             players: std::mem::take(&mut self.derived.players),
+            text_negations: Vec::new(),
         };
     }
 
@@ -510,7 +524,13 @@ impl<'p> Game<'p> {
                 }
             }
         }
-        if !self.deriving && self.derived.generation == Some(self.fresh_key()) {
+        if self.deriving {
+            for &(card, all) in &self.derived.text_negations {
+                if card == c {
+                    neg = (true, neg.1 || all);
+                }
+            }
+        } else if self.derived.generation == Some(self.fresh_key()) {
             for m in &self.derived.mods {
                 if m.card == c {
                     if let ModKind::NegateText(all) = m.kind {

@@ -122,9 +122,7 @@ impl Program {
     /// Indexes the packs of one game: the game pack (the one with a ruleset) and the packs
     /// built on it. Returns an error text when no pack holds a ruleset.
     pub fn new(packs: &[&ir::Pack]) -> Result<Program, String> {
-        let Some(ruleset) = packs.iter().find_map(|p| p.ruleset.clone()) else {
-            return Err("no pack holds a ruleset".into());
-        };
+        let ruleset = merged_ruleset(packs)?;
         let cards: Vec<ir::Card> = packs.iter().flat_map(|p| p.cards.iter().cloned()).collect();
         check_capacities(&ruleset, &cards)?;
         let zones = index(ruleset.zones.iter().map(|z| &z.name.id));
@@ -247,6 +245,71 @@ fn index<'a>(ids: impl Iterator<Item = &'a Id>) -> HashMap<Id, u16> {
 /// What the engine's fixed-size integers hold (the `ir::MAX_*` capacities): the compiler
 /// reports a ruleset or card beyond them, so only IR that did not come from a clean check gets
 /// here — and then it is an error, never a wrapped index or an overflowing shift.
+/// The game's ruleset: that of the game pack (the first pack with one: packs come after the
+/// packs they require), with the declarations of every later pack of the game (mod packs)
+/// appended to it, so that they work in games exactly as if the game pack had declared them.
+/// The ids a mod pack declares are qualified by its own name, so appending never merges two
+/// declarations. A mod pack may only add names: the checker refuses a mod pack's `setup`,
+/// `turn`, actions, deck rules and the like; should one get here anyway, it is an error, not
+/// a silently ignored declaration.
+fn merged_ruleset(packs: &[&ir::Pack]) -> Result<ir::Ruleset, String> {
+    let mut parts = packs
+        .iter()
+        .filter_map(|p| p.ruleset.as_ref().map(|r| (p, r)));
+    let Some((_, base)) = parts.next() else {
+        return Err("no pack holds a ruleset".into());
+    };
+    let mut ruleset = base.clone();
+    for (pack, part) in parts {
+        if let Some(what) = game_level_part(part) {
+            return Err(format!(
+                "pack `{}` declares {what}: only the game pack may",
+                pack.name
+            ));
+        }
+        append_declarations(&mut ruleset, part);
+    }
+    Ok(ruleset)
+}
+
+/// What of a ruleset part only a game pack may declare, if the part has any.
+fn game_level_part(part: &ir::Ruleset) -> Option<&'static str> {
+    [
+        (!part.setup.is_empty(), "a setup"),
+        (!part.turn.is_empty(), "a turn"),
+        (!part.phases.is_empty(), "phases"),
+        (!part.actions.is_empty(), "actions"),
+        (!part.deck.is_empty(), "deck rules"),
+        (!part.numbers.is_empty(), "card-number normalization"),
+        (!part.names.is_empty(), "name normalization"),
+        (part.default_duration.is_some(), "a default duration"),
+        (!part.trigger_order.is_default(), "the trigger order"),
+    ]
+    .into_iter()
+    .find_map(|(declared, what)| declared.then_some(what))
+}
+
+/// Appends the names a mod pack's ruleset part declares to the game's ruleset, in pack order
+/// (its layers apply after the game's, its rules are checked after the game's).
+fn append_declarations(ruleset: &mut ir::Ruleset, part: &ir::Ruleset) {
+    ruleset.zones.extend(part.zones.iter().cloned());
+    ruleset.states.extend(part.states.iter().cloned());
+    ruleset.stats.extend(part.stats.iter().cloned());
+    ruleset.layers.extend(part.layers.iter().cloned());
+    ruleset.counters.extend(part.counters.iter().cloned());
+    ruleset.card_types.extend(part.card_types.iter().cloned());
+    ruleset.keywords.extend(part.keywords.iter().cloned());
+    ruleset
+        .ability_kinds
+        .extend(part.ability_kinds.iter().cloned());
+    ruleset.attributes.extend(part.attributes.iter().cloned());
+    ruleset.events.extend(part.events.iter().cloned());
+    ruleset.moments.extend(part.moments.iter().cloned());
+    ruleset.verbs.extend(part.verbs.iter().cloned());
+    ruleset.procedures.extend(part.procedures.iter().cloned());
+    ruleset.rules.extend(part.rules.iter().cloned());
+}
+
 fn check_capacities(ruleset: &ir::Ruleset, cards: &[ir::Card]) -> Result<(), String> {
     let players = ruleset.players as usize;
     if players > ir::MAX_PLAYERS {

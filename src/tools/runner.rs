@@ -879,14 +879,26 @@ pub fn run_paths(paths: &[std::path::PathBuf]) -> Suite {
             }
         };
         let game = sc.game.value.clone();
-        if !programs.contains_key(&game) {
-            if let Some(dir) = crate::packs::manifest::find_pack_dir(&path) {
-                suite.session.load_dir(&dir);
-            }
-            let p = suite.session.program(&game);
-            programs.insert(game.clone(), p);
+        // A scenario of a pack runs on that pack and what it requires (so that the cards and
+        // declarations of another pack of the game never leak into it); one elsewhere, on the
+        // game's pack.
+        let pack_dir = crate::packs::manifest::find_pack_dir(&path);
+        let key = match &pack_dir {
+            Some(dir) => format!("{game}\0{}", dir.display()),
+            None => game.clone(),
+        };
+        if !programs.contains_key(&key) {
+            let pack = match &pack_dir {
+                Some(dir) => suite.session.load_dir(dir),
+                None => suite.session.require(&game, None),
+            };
+            let p = match pack {
+                Some(i) => suite.session.program_of(i, &game),
+                None => suite.session.program(&game),
+            };
+            programs.insert(key.clone(), p);
         }
-        let report = match &programs[&game] {
+        let report = match &programs[&key] {
             Ok(prog) => match run(prog, &sc) {
                 Ok(r) => r,
                 Err(diags) => {

@@ -49,6 +49,9 @@ codes! {
     PACK_DUPLICATE_NUMBER = "fuda::pack::duplicate_number";
     /// A path given on the command line does not exist or holds no source.
     PACK_NO_SOURCE = "fuda::pack::no_source";
+    /// A declaration a mod pack may not make (a second ruleset, a turn, deck rules, …): only
+    /// the game pack it builds on may.
+    RESOLVE_MOD_PACK_DECLARATION = "fuda::resolve::mod_pack_declaration";
     /// A name is declared twice.
     RESOLVE_DUPLICATE_DECLARATION = "fuda::resolve::duplicate_declaration";
     /// A declaration's property, type or semantics is not one the core knows.

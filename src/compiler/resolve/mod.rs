@@ -47,6 +47,7 @@
 mod capacity;
 mod card;
 mod expr;
+mod mod_pack;
 mod scope;
 mod stmt;
 pub mod symbols;
@@ -116,6 +117,13 @@ pub fn compile(
         id: meta.game.clone(),
         players: 2,
         ..Default::default()
+    };
+    let allowed;
+    let units = if deps.iter().any(|d| !d.symbols.game.is_empty()) {
+        allowed = mod_pack::without_refused(meta, units, diags);
+        &allowed[..]
+    } else {
+        units
     };
     let collected = collect_declarations(meta, units, sources, &mut ruleset, diags);
     declare_names(meta, &collected.decls, &mut sym, &mut ruleset, diags);

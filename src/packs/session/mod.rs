@@ -87,10 +87,7 @@ impl Session {
                 Err(e) => return self.io_error(path, &e),
             };
             subdirs.sort();
-            let packs: Vec<PathBuf> = subdirs
-                .into_iter()
-                .filter(|d| d.join("pack.toml").exists())
-                .collect();
+            let packs = packs_below(subdirs);
             if packs.is_empty() {
                 let d = self.whole_file_error(
                     &display(path),
@@ -529,6 +526,39 @@ impl Session {
         Program::new(&packs)
     }
 
+    /// The engine's program for `game` as the pack `index` sees it: the packs of that game among
+    /// it and the packs it requires, directly or not (a scenario of a mod pack runs on the game
+    /// with that mod, and no other). When the pack is of another game, its game's program as
+    /// [`Session::program`] builds it.
+    pub fn program_of(&mut self, index: usize, game: &str) -> Result<Program, String> {
+        if self.packs.get(index).is_none_or(|p| p.pack.game != game) {
+            return self.program(game);
+        }
+        if self.error_count() > 0 {
+            return Err(format!("the pack `{game}` has errors (run `fuda check`)"));
+        }
+        let mut wanted = vec![index];
+        let mut next = 0;
+        while let Some(&i) = wanted.get(next) {
+            next += 1;
+            for req in &self.packs[i].pack.requires {
+                if let Some(r) = self.pack_index(req) {
+                    if !wanted.contains(&r) {
+                        wanted.push(r);
+                    }
+                }
+            }
+        }
+        let packs: Vec<&crate::ir::Pack> = self
+            .packs
+            .iter()
+            .enumerate()
+            .filter(|(i, c)| wanted.contains(i) && c.pack.game == game)
+            .map(|(_, c)| &c.pack)
+            .collect();
+        Program::new(&packs)
+    }
+
     /// Number of errors.
     pub fn error_count(&self) -> usize {
         self.diags.iter().filter(|d| d.is_error()).count()
@@ -538,6 +568,39 @@ impl Session {
     pub fn warning_count(&self) -> usize {
         self.diags.len() - self.error_count()
     }
+}
+
+/// The pack folders among `dirs` and, for those that are no pack, below them at any depth (a
+/// folder of packs may hold folders of packs: `cards/examples/`), in path order. Hidden folders
+/// and symbolic links to folders are not searched.
+fn packs_below(dirs: Vec<PathBuf>) -> Vec<PathBuf> {
+    let mut packs = Vec::new();
+    let mut todo = dirs;
+    todo.reverse();
+    while let Some(d) = todo.pop() {
+        if d.join("pack.toml").exists() {
+            packs.push(d);
+            continue;
+        }
+        let hidden = d
+            .file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
+        let linked = d.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        if hidden || linked {
+            continue;
+        }
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        let mut sub: Vec<PathBuf> = rd
+            .filter_map(Result::ok)
+            .map(|e| e.path())
+            .filter(|p| p.is_dir())
+            .collect();
+        sub.sort();
+        todo.extend(sub.into_iter().rev());
+    }
+    packs
 }
 
 /// The game a lone file is written for: the word after `game` on its first
