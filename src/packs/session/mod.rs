@@ -12,10 +12,13 @@ use crate::compiler::parse;
 use crate::compiler::resolve::{self, Compiled, PackMeta, SourceUnit};
 use crate::engine::Program;
 use crate::packs::cache::Cache;
-use crate::packs::manifest::{display, find_pack_dir, known_packs, Manifest, PackSource};
+use crate::packs::manifest::{display, find_pack_dir, known_packs, PackSource, MAX_CARDS};
 use std::path::{Path, PathBuf};
 
 mod decks;
+mod load;
+
+use load::PackHome;
 
 /// A pack's files as registered in the session's source map.
 struct RegisteredFiles {
@@ -60,6 +63,11 @@ pub struct Session {
     pub deck_format: Option<String>,
     /// The games whose decks were checked or queued (or whose packs' decks would have been).
     pub(crate) deck_games: Vec<String>,
+    /// Where each of `packs` comes from, in the same order.
+    homes: Vec<PackHome>,
+    /// Names of packs found but refused (errors of their manifest, files or requirements):
+    /// a pack requiring one is not compiled, and the refusal is reported once.
+    rejected: Vec<String>,
 }
 
 impl Session {
@@ -172,17 +180,34 @@ impl Session {
         self.packs.iter().position(|p| p.pack.name == name)
     }
 
-    /// Compiles a pack's sources, compiling its requirements first. Returns its index.
+    /// Compiles a pack's sources, compiling its requirements first. Returns its index; `None`
+    /// when the pack is refused (nothing of it is loaded).
     pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
         let files = self.register_files(&src);
-        let meta = match &src.manifest_text {
+        let checked = match &src.manifest_text {
             Some(text) => self.manifest(&src.manifest_path, text)?,
-            None => self.lone_meta(&src, &files.decoded)?,
+            None => load::CheckedManifest {
+                meta: self.lone_meta(&src, &files.decoded)?,
+                reqs: Vec::new(),
+                files_at: Vec::new(),
+            },
         };
+        let meta = &checked.meta;
         if let Some(i) = self.pack_index(&meta.name) {
-            return Some(i);
+            return self.same_pack(i, meta, &src);
         }
-        let (deps, requirements_met) = self.compile_requirements(&meta, &src, &files)?;
+        let home = PackHome {
+            dir: src.dir.as_ref().and_then(|d| d.canonicalize().ok()),
+            manifest: meta.manifest,
+        };
+        let required = match self.accept(&src, &checked) {
+            true => self.compile_requirements(&checked, &src, &files),
+            false => None,
+        };
+        let Some((deps, requirements_met)) = required else {
+            self.rejected.push(meta.name.clone());
+            return None;
+        };
         let valid = files.valid && requirements_met;
 
         // A cached copy, when the pack and everything it builds on are unchanged.
@@ -199,10 +224,15 @@ impl Session {
             if let Some(compiled) = cache.load(key, files.base, &dep_refs, &mut self.diags) {
                 self.packs.push(compiled);
                 self.keys.push(key.clone());
+                self.homes.push(home);
                 return Some(self.packs.len() - 1);
             }
         }
-        Some(self.compile_fresh(&meta, files, &deps, key))
+        let i = self.compile_fresh(meta, files, &deps, key, home);
+        if i.is_none() {
+            self.rejected.push(meta.name.clone());
+        }
+        i
     }
 
     /// Registers every file of `src` first, so a pack's files get consecutive ids (the cache
@@ -235,15 +265,17 @@ impl Session {
         }
     }
 
-    /// Compiles the packs `meta` requires, reporting a requirement cycle where it closes (then
-    /// `None`: the pack is not compiled) and each requirement that cannot be found. Returns the
-    /// requirements' indices, and whether all of them were found.
+    /// Compiles the packs a manifest requires, reporting a requirement cycle where it closes
+    /// (then `None`: the pack is not compiled) and each requirement that cannot be found.
+    /// Returns the requirements' indices, and whether all of them were found. A requirement
+    /// refused, or found in a version the manifest excludes, gives `None` too.
     fn compile_requirements(
         &mut self,
-        meta: &PackMeta,
+        checked: &load::CheckedManifest,
         src: &PackSource,
         files: &RegisteredFiles,
     ) -> Option<(Vec<usize>, bool)> {
+        let meta = &checked.meta;
         if self.in_progress.contains(&meta.name) {
             let (file, span) = meta.manifest.unwrap_or_default();
             let chain = self.in_progress.join("` → `");
@@ -264,12 +296,19 @@ impl Session {
         }
         self.in_progress.push(meta.name.clone());
         let mut deps = Vec::new();
+        let mut found = Vec::new();
         let mut all_found = true;
+        let mut refused = false;
         for (at, req) in meta.requires.iter().enumerate() {
             match self.require(req, src.dir.as_deref()) {
-                Some(i) => deps.push(i),
-                // A cycle was reported where it closed.
-                None if self.in_progress.contains(req) => all_found = false,
+                Some(i) => {
+                    deps.push(i);
+                    found.push((at, i));
+                }
+                // A cycle was reported where it closed: no pack of it is loaded.
+                None if self.in_progress.contains(req) => refused = true,
+                // So was the refusal of a pack.
+                None if self.rejected.contains(req) => refused = true,
                 None => {
                     let (file, span) = meta
                         .requires_at
@@ -286,7 +325,8 @@ impl Session {
             }
         }
         self.in_progress.retain(|n| n != &meta.name);
-        Some((deps, all_found))
+        let met = self.versions_met(meta, &checked.reqs, &found);
+        (met && !refused).then_some((deps, all_found))
     }
 
     /// Reports that `meta` requires `req`, which no search found, at `file`/`span`.
@@ -320,13 +360,17 @@ impl Session {
         files: RegisteredFiles,
         deps: &[usize],
         key: Option<String>,
-    ) -> usize {
+        home: PackHome,
+    ) -> Option<usize> {
         let before = self.diags.len();
         let mut units = Vec::new();
         for id in files.decoded {
             let text = self.sources.get(id).text.clone();
             let items = parse::parse_file(&text, id, &mut self.diags);
             units.push(SourceUnit { file: id, items });
+        }
+        if !self.cards_within_limit(meta, &units) {
+            return None;
         }
         let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
         let compiled = resolve::compile(meta, &units, &dep_refs, &self.sources, &mut self.diags);
@@ -340,7 +384,32 @@ impl Session {
         };
         self.packs.push(compiled);
         self.keys.push(stored_key);
-        self.packs.len() - 1
+        self.homes.push(home);
+        Some(self.packs.len() - 1)
+    }
+
+    /// Reports a pack with more than [`MAX_CARDS`] cards; true when it has no more.
+    fn cards_within_limit(&mut self, meta: &PackMeta, units: &[SourceUnit]) -> bool {
+        let cards = units
+            .iter()
+            .flat_map(|u| &u.items)
+            .filter(|i| matches!(i.item, crate::compiler::ast::Item::Card(_)))
+            .count();
+        if cards <= MAX_CARDS {
+            return true;
+        }
+        let (file, span) = meta.manifest.unwrap_or_default();
+        self.diags.push(
+            Diagnostic::error(
+                codes::PACK_LIMIT,
+                file,
+                span,
+                format!("this pack has {cards} cards, more than a pack may have ({MAX_CARDS})"),
+                "too many cards",
+            )
+            .with_help("split the pack into packs that require each other"),
+        );
+        false
     }
 
     /// Registers a file's bytes as text. Invalid UTF-8 is reported and gives `None` (the file
@@ -437,68 +506,14 @@ impl Session {
         candidates.push(PathBuf::from("cards").join(name));
         for c in candidates {
             if c.join("pack.toml").exists() {
-                return self.load_dir(&c);
+                let i = self.load_dir(&c);
+                if i.is_none() && !self.rejected.iter().any(|r| r == name) {
+                    self.rejected.push(name.to_string());
+                }
+                return i;
             }
         }
         PackSource::embedded(name).and_then(|src| self.compile_source(src))
-    }
-
-    fn manifest(&mut self, path: &str, text: &str) -> Option<PackMeta> {
-        let id = self
-            .sources
-            .add(SourceFile::new(path.to_string(), text.to_string()));
-        match toml::from_str::<Manifest>(text) {
-            Ok(m) => {
-                let bad_name = m.name.is_empty()
-                    || !m
-                        .name
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-                if bad_name {
-                    let span = find_value(text, "name");
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::PACK_MANIFEST,
-                            id,
-                            span,
-                            format!("`{}` is not a valid pack name", m.name),
-                            "invalid name",
-                        )
-                        .with_help(
-                            "use letters, digits, `_` and `-`: the name qualifies every card id",
-                        ),
-                    );
-                    return None;
-                }
-                let span = find_value(text, "name");
-                let requires_at = m
-                    .requires
-                    .iter()
-                    .map(|r| (id, find_quoted(text, "requires", r)))
-                    .collect();
-                Some(PackMeta {
-                    name: m.name,
-                    version: m.version,
-                    game: m.game,
-                    requires: m.requires,
-                    manifest: Some((id, span)),
-                    requires_at,
-                })
-            }
-            Err(e) => {
-                let span = e
-                    .span()
-                    .map(|r| {
-                        Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start)))
-                    })
-                    .unwrap_or_default();
-                self.diags.push(
-                    Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("invalid pack.toml: {}", e.message()), "here")
-                        .with_help("a pack.toml holds strings: `name = \"my_pack\"`, `version = \"0.1.0\"`, `game = \"<game id>\"`, and optionally `requires = [\"<pack>\"]` and `description = \"…\"`"),
-                );
-                None
-            }
-        }
     }
 
     /// Checks the queued decks and warns about exact card names no loaded pack has (run once
@@ -560,16 +575,6 @@ fn lone_game(text: &str) -> Option<(String, Span)> {
     let (t, name) = toks.next()?;
     (t == Ok(crate::compiler::lex::Token::Ident))
         .then(|| (text[name.start..name.end].to_string(), name))
-}
-
-/// The span of `"needle"` after `key` in a TOML text (a `requires` entry).
-fn find_quoted(text: &str, key: &str, needle: &str) -> Span {
-    let from = text.find(key).unwrap_or(0);
-    let quoted = format!("\"{needle}\"");
-    match text[from..].find(&quoted) {
-        Some(i) => Span::new(from + i, from + i + quoted.len()),
-        None => find_value(text, key),
-    }
 }
 
 fn find_value(text: &str, key: &str) -> Span {
