@@ -59,6 +59,8 @@ codes! {
     PACK_LIMIT = "fuda::pack::limit";
     /// Two pack folders have the same pack name.
     PACK_DUPLICATE_NAME = "fuda::pack::duplicate_name";
+    /// Two packs of one game, neither requiring the other, declare the same name.
+    PACK_NAME_CLASH = "fuda::pack::name_clash";
     /// A name is declared twice.
     RESOLVE_DUPLICATE_DECLARATION = "fuda::resolve::duplicate_declaration";
     /// A declaration's property, type or semantics is not one the core knows.

@@ -15,6 +15,7 @@ use crate::packs::cache::Cache;
 use crate::packs::manifest::{display, find_pack_dir, known_packs, PackSource, MAX_CARDS};
 use std::path::{Path, PathBuf};
 
+mod clash;
 mod decks;
 mod load;
 
@@ -519,6 +520,7 @@ impl Session {
     /// Checks the queued decks and warns about exact card names no loaded pack has (run once
     /// all packs are loaded).
     pub fn finish(&mut self) {
+        self.check_name_clashes();
         self.check_queued_decks();
         let refs: Vec<&Compiled> = self.packs.iter().collect();
         resolve::check_exact_names(&refs, &mut self.diags);
@@ -532,6 +534,7 @@ impl Session {
         if self.require(game, None).is_none() {
             return Err(format!("no pack named `{game}` could be loaded"));
         }
+        self.check_name_clashes();
         if self.error_count() > 0 {
             return Err(format!("the pack `{game}` has errors (run `fuda check`)"));
         }
