@@ -375,6 +375,59 @@ fn collect_embedded(
     }
 }
 
+/// The text of the `pack.toml` of the game pack `game`: `cards/<game>` on disk, else the
+/// embedded copy.
+pub(crate) fn game_manifest(game: &str) -> Option<String> {
+    let on_disk = Path::new("cards").join(game).join("pack.toml");
+    if let Ok(text) = std::fs::read_to_string(on_disk) {
+        return Some(text);
+    }
+    let file = EMBEDDED.get_file(format!("{game}/pack.toml"))?;
+    Some(String::from_utf8_lossy(file.contents()).into_owned())
+}
+
+/// The files of the pack template of `game` (`cards/<game>/template/` on disk, else the
+/// embedded copy): paths relative to the template folder, and bytes, sorted by path.
+pub(crate) fn template_files(game: &str) -> Option<Vec<(PathBuf, Vec<u8>)>> {
+    let root = Path::new("cards").join(game).join("template");
+    let mut out = Vec::new();
+    if root.is_dir() {
+        template_on_disk(&root, &root, &mut out).ok()?;
+    } else {
+        let dir = EMBEDDED.get_dir(format!("{game}/template"))?;
+        template_embedded(dir, Path::new(game).join("template").as_path(), &mut out);
+    }
+    out.sort();
+    Some(out)
+}
+
+fn template_on_disk(
+    root: &Path,
+    dir: &Path,
+    out: &mut Vec<(PathBuf, Vec<u8>)>,
+) -> std::io::Result<()> {
+    for e in std::fs::read_dir(dir)? {
+        let path = e?.path();
+        if path.is_dir() {
+            template_on_disk(root, &path, out)?;
+        } else if let Ok(rel) = path.strip_prefix(root) {
+            out.push((rel.to_path_buf(), std::fs::read(&path)?));
+        }
+    }
+    Ok(())
+}
+
+fn template_embedded(dir: &Dir, root: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
+    for f in dir.files() {
+        if let Ok(rel) = f.path().strip_prefix(root) {
+            out.push((rel.to_path_buf(), f.contents().to_vec()));
+        }
+    }
+    for d in dir.dirs() {
+        template_embedded(d, root, out);
+    }
+}
+
 /// The pack folder a file belongs to: the nearest folder up the tree with a `pack.toml`.
 pub fn find_pack_dir(file: &Path) -> Option<PathBuf> {
     let abs = file.canonicalize().ok()?;

@@ -862,7 +862,16 @@ impl Suite {
 
 /// Finds the scenario files under `paths` and runs each on its game.
 pub fn run_paths(paths: &[std::path::PathBuf]) -> Suite {
+    run_paths_with_packs(paths, &[])
+}
+
+/// [`run_paths`] with the pack folders `packs` loaded first (`fuda test --pack DIR`): their
+/// cards join their game's, so scenarios may name them.
+pub fn run_paths_with_packs(paths: &[std::path::PathBuf], packs: &[std::path::PathBuf]) -> Suite {
     let mut suite = Suite::default();
+    for p in packs {
+        suite.session.add_pack(p);
+    }
     let files = crate::tools::scenario::discover(paths);
     let mut programs: std::collections::HashMap<String, Result<Program, String>> =
         Default::default();

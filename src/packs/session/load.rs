@@ -7,9 +7,10 @@ use super::{find_value, Session};
 use crate::base::diagnostic::{codes, Diagnostic, Label};
 use crate::base::source::{FileId, SourceFile, Span};
 use crate::compiler::resolve::PackMeta;
+use crate::packs::manifest::display;
 use crate::packs::manifest::{Manifest, PackSource, Refusal, MAX_FILES, MAX_FILE_BYTES};
 use semver::{Version, VersionReq};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where a loaded pack comes from: to tell two folders of one name apart.
 #[derive(Debug, Clone, Default)]
@@ -37,6 +38,31 @@ fn span_of(range: std::ops::Range<usize>, len: usize) -> Span {
 }
 
 impl Session {
+    /// Loads the pack folder `dir` named by a `--pack` option, with the packs it requires: its
+    /// cards join those of its game. A path that is no pack folder is `fuda::pack::no_source`.
+    pub fn add_pack(&mut self, dir: &Path) -> Option<usize> {
+        if dir.join("pack.toml").is_file() {
+            return self.load_dir(dir);
+        }
+        let shown = display(dir);
+        let d = self
+            .whole_file_error(
+                &shown,
+                codes::PACK_NO_SOURCE,
+                format!("`{shown}` is no pack folder"),
+                "no pack.toml here",
+            )
+            .with_help("`--pack` names a folder holding a `pack.toml`");
+        self.diags.push(d);
+        None
+    }
+
+    /// The index of the loaded pack whose folder is `dir` (`None`: no pack was loaded from it).
+    pub fn pack_from_dir(&self, dir: &Path) -> Option<usize> {
+        let dir = dir.canonicalize().ok()?;
+        self.homes.iter().position(|h| h.dir.as_ref() == Some(&dir))
+    }
+
     /// Reads and checks a `pack.toml`: every diagnostic at the offending value; `None` when
     /// it has an error (the pack is then not loaded).
     pub(crate) fn manifest(&mut self, path: &str, text: &str) -> Option<CheckedManifest> {

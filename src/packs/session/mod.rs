@@ -69,6 +69,8 @@ pub struct Session {
     /// Names of packs found but refused (errors of their manifest, files or requirements):
     /// a pack requiring one is not compiled, and the refusal is reported once.
     rejected: Vec<String>,
+    /// The folders of packs refused (canonical): not read again.
+    rejected_dirs: Vec<PathBuf>,
 }
 
 impl Session {
@@ -167,8 +169,21 @@ impl Session {
 
     /// Loads and compiles the pack in `dir` (once).
     pub fn load_dir(&mut self, dir: &Path) -> Option<usize> {
+        let canonical = dir.canonicalize().ok();
+        if let Some(c) = &canonical {
+            if self.rejected_dirs.contains(c) {
+                // Refused already, and reported where it was.
+                return None;
+            }
+        }
         match PackSource::from_dir(dir) {
-            Ok(src) => self.compile_source(src),
+            Ok(src) => {
+                let i = self.compile_source(src);
+                if let (None, Some(c)) = (i, canonical) {
+                    self.rejected_dirs.push(c);
+                }
+                i
+            }
             Err(e) => {
                 self.io_error(dir, &e);
                 None
@@ -196,6 +211,10 @@ impl Session {
         let meta = &checked.meta;
         if let Some(i) = self.pack_index(&meta.name) {
             return self.same_pack(i, meta, &src);
+        }
+        if self.rejected.contains(&meta.name) {
+            // Refused already, and reported where it was.
+            return None;
         }
         let home = PackHome {
             dir: src.dir.as_ref().and_then(|d| d.canonicalize().ok()),
