@@ -74,7 +74,7 @@ pub enum Refusal {
     Outside(String, String),
     /// A file (display path) larger than [`MAX_FILE_BYTES`]: its size.
     TooLarge(String, u64),
-    /// More than [`MAX_FILES`] files: how many were found (at least).
+    /// More than [`MAX_FILES`] files: how many were found before the walk stopped.
     TooManyFiles(usize),
 }
 

@@ -210,11 +210,11 @@ impl Session {
                         "too large",
                     )
                     .with_help("split the file into smaller ones"),
-                Refusal::TooManyFiles(n) => Diagnostic::error(
+                Refusal::TooManyFiles(_) => Diagnostic::error(
                     codes::PACK_LIMIT,
                     manifest_file,
                     name_span,
-                    format!("this pack has {n} source and script files, more than a pack may have ({MAX_FILES})"),
+                    format!("this pack has more source and script files than a pack may have ({MAX_FILES})"),
                     "too many files",
                 )
                 .with_help("merge files, or split the pack into packs that require each other"),
