@@ -570,6 +570,8 @@ fn pack_source(src: &str) -> PackSource {
             src.as_bytes().to_vec(),
         )],
         unreadable: Vec::new(),
+        scripts: Vec::new(),
+        refused: Vec::new(),
     }
 }
 

@@ -144,6 +144,8 @@ fn load_effects() -> Program {
             BENCH_PACK.as_bytes().to_vec(),
         )],
         unreadable: Vec::new(),
+        scripts: Vec::new(),
+        refused: Vec::new(),
     });
     s.finish();
     for d in s.diags.iter().filter(|d| d.is_error()) {

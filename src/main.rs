@@ -50,6 +50,9 @@ struct CommonArgs {
     /// Do not read or write the compiled-pack cache.
     #[arg(long)]
     no_cache: bool,
+    /// Also load this pack folder (and the packs it requires); repeatable.
+    #[arg(long = "pack", value_name = "DIR")]
+    packs: Vec<PathBuf>,
 }
 
 impl CommonArgs {
@@ -62,6 +65,9 @@ impl CommonArgs {
         s.deck_format = deck_format;
         if !self.no_cache {
             s.cache = fuda::packs::cache::Cache::from_env();
+        }
+        for p in &self.packs {
+            s.add_pack(p);
         }
         for p in paths {
             s.check_path(p);
@@ -104,6 +110,9 @@ enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = Format::Human)]
         format: Format,
+        /// Also load this pack folder (and the packs it requires); repeatable.
+        #[arg(long = "pack", value_name = "DIR")]
+        packs: Vec<PathBuf>,
     },
     /// Play one game in the terminal: people or agents on each seat.
     Play {
@@ -112,6 +121,10 @@ enum Command {
         /// A `.deck` file, once per seat (p1 first).
         #[arg(long = "deck", required = true, value_name = "DECK")]
         decks: Vec<PathBuf>,
+        /// Also load this pack folder (and the packs it requires): its cards join the game's;
+        /// repeatable.
+        #[arg(long = "pack", value_name = "DIR")]
+        packs: Vec<PathBuf>,
         /// Check the decks against this format of the game's `deck { … }` block.
         #[arg(long, value_name = "NAME")]
         deck_format: Option<String>,
@@ -138,6 +151,10 @@ enum Command {
         /// The two `.deck` files (A, then B).
         #[arg(long = "deck", required = true, value_name = "DECK")]
         decks: Vec<PathBuf>,
+        /// Also load this pack folder (and the packs it requires): its cards join the game's;
+        /// repeatable.
+        #[arg(long = "pack", value_name = "DIR")]
+        packs: Vec<PathBuf>,
         /// Check the decks against this format of the game's `deck { … }` block.
         #[arg(long, value_name = "NAME")]
         deck_format: Option<String>,
@@ -166,6 +183,11 @@ enum Command {
         #[arg(long)]
         check: bool,
     },
+    /// Create something new from a template: `fuda new pack <name> --game <game>`.
+    New {
+        #[command(subcommand)]
+        what: New,
+    },
     /// Print one card's IR and a readable outline of it.
     Explain {
         /// A pack folder or a `.fuda` file.
@@ -175,6 +197,22 @@ enum Command {
         card: String,
         #[command(flatten)]
         common: CommonArgs,
+    },
+}
+
+/// What `fuda new` creates.
+#[derive(Subcommand)]
+enum New {
+    /// A working pack folder for a game: pack.toml, one card, one scenario, one deck, a README.
+    Pack {
+        /// The pack's name (ASCII letters, digits, `_` and `-`), also its folder's.
+        name: String,
+        /// The game it is for (a game shipping a template: `pmv`, `ws`, `pm`).
+        #[arg(long)]
+        game: String,
+        /// The folder to create it in (default: the current folder).
+        #[arg(long, value_name = "PARENT", default_value = ".")]
+        dir: PathBuf,
     },
 }
 
@@ -209,7 +247,11 @@ fn run(cli: Cli) -> u8 {
             let code = report(&s, &common);
             if common.format == Format::Human {
                 let cards: usize = s.packs.iter().map(|p| p.pack.cards.len()).sum();
-                let width = s.packs.iter().map(|p| p.pack.name.len()).fold(10, usize::max);
+                let width = s
+                    .packs
+                    .iter()
+                    .map(|p| p.pack.name.len())
+                    .fold(10, usize::max);
                 for p in &s.packs {
                     let n = p.pack.cards.len();
                     eprintln!(
@@ -240,7 +282,7 @@ fn run(cli: Cli) -> u8 {
         }
         Command::Compile { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path), false, None);
-            let (pack, code) = match checked_pack(&s, &common) {
+            let (pack, code) = match checked_pack(&s, &common, &path) {
                 Ok(found) => found,
                 Err(code) => return code,
             };
@@ -258,10 +300,12 @@ fn run(cli: Cli) -> u8 {
             paths,
             verbose,
             format,
-        } => test(paths, verbose, format),
+            packs,
+        } => test(paths, &packs, verbose, format),
         Command::Play {
             game,
             decks,
+            packs,
             deck_format,
             seed,
             p1,
@@ -272,12 +316,14 @@ fn run(cli: Cli) -> u8 {
             let decks = GameDecks {
                 paths: &decks,
                 format: deck_format,
+                packs: &packs,
             };
             play(&game, &decks, seed, [p1, p2], max_steps, log.as_deref())
         }
         Command::Sim {
             game,
             decks,
+            packs,
             deck_format,
             games,
             threads,
@@ -288,13 +334,17 @@ fn run(cli: Cli) -> u8 {
             let decks = GameDecks {
                 paths: &decks,
                 format: deck_format,
+                packs: &packs,
             };
             sim(&game, &decks, games, threads, seed, json, max_steps)
         }
         Command::Fmt { paths, check } => fmt::run(paths, check),
+        Command::New {
+            what: New::Pack { name, game, dir },
+        } => new_pack(&name, &game, &dir),
         Command::Explain { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path), false, None);
-            let (c, code) = match checked_pack(&s, &common)
+            let (c, code) = match checked_pack(&s, &common, &path)
                 .and_then(|(pack, code)| Ok((card_in(pack, &card)?, code)))
             {
                 Ok(found) => found,
@@ -314,12 +364,16 @@ fn run(cli: Cli) -> u8 {
 
 /// Reports the diagnostics of `compile`/`explain` and gives the pack the path names with the
 /// exit code so far; `Err(exit code)` when there are errors or no pack.
-fn checked_pack<'s>(s: &'s Session, common: &CommonArgs) -> Result<(&'s fuda::ir::Pack, u8), u8> {
+fn checked_pack<'s>(
+    s: &'s Session,
+    common: &CommonArgs,
+    path: &std::path::Path,
+) -> Result<(&'s fuda::ir::Pack, u8), u8> {
     let code = report(s, common);
     if s.error_count() > 0 {
         return Err(1);
     }
-    target_pack(s).map(|p| (p, code)).ok_or(code)
+    target_pack(s, path).map(|p| (p, code)).ok_or(code)
 }
 
 /// The card of `pack` with this name or number, or exit code 1 after saying there is none.
@@ -347,9 +401,13 @@ fn plural(n: usize) -> &'static str {
     }
 }
 
-/// The pack the user named: the last one compiled (its requirements come first).
-fn target_pack(s: &Session) -> Option<&fuda::ir::Pack> {
-    s.packs.last().map(|p| &p.pack)
+/// The pack the user named: the one loaded from the folder `path`, else the last one compiled
+/// (its requirements come first; `--pack` packs are loaded before the paths).
+fn target_pack<'s>(s: &'s Session, path: &std::path::Path) -> Option<&'s fuda::ir::Pack> {
+    s.pack_from_dir(path)
+        .and_then(|i| s.packs.get(i))
+        .or(s.packs.last())
+        .map(|p| &p.pack)
 }
 
 fn find_card<'a>(pack: &'a fuda::ir::Pack, key: &str) -> Option<&'a fuda::ir::Card> {
@@ -414,18 +472,19 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
 }
 
 /// `fuda test`: runs scenarios, shows each failure with the log's tail, ends with the totals.
-fn test(paths: Vec<PathBuf>, verbose: bool, format: Format) -> u8 {
+fn test(paths: Vec<PathBuf>, packs: &[PathBuf], verbose: bool, format: Format) -> u8 {
     let paths = if paths.is_empty() {
         vec![PathBuf::from("cards"), PathBuf::from("tests")]
     } else {
         paths
     };
-    let suite = fuda::tools::runner::run_paths(&paths);
+    let suite = fuda::tools::runner::run_paths_with_packs(&paths, packs);
     let common = CommonArgs {
         format: Format::Human,
         deny_warnings: false,
         max_diagnostics: 50,
         no_cache: false,
+        packs: Vec::new(),
     };
     if format == Format::Json {
         let list: Vec<_> = suite
@@ -485,10 +544,12 @@ fn test(paths: Vec<PathBuf>, verbose: bool, format: Format) -> u8 {
     }
 }
 
-/// The decks of `play`/`sim` and the deck format they are checked in.
+/// The decks of `play`/`sim`, the deck format they are checked in, and the pack folders
+/// loaded along with the game (`--pack`).
 struct GameDecks<'a> {
     paths: &'a [PathBuf],
     format: Option<String>,
+    packs: &'a [PathBuf],
 }
 
 /// Loads the game and decks of `play`/`sim`, printing the diagnostics (as JSON with `json`);
@@ -502,6 +563,9 @@ fn load_for_game(
     let mut s = Session::new();
     s.cache = fuda::packs::cache::Cache::from_env();
     s.deck_format = decks.format.clone();
+    for p in decks.packs {
+        s.add_pack(p);
+    }
     let loaded = fuda::tools::sim::load_game(&mut s, game, decks.paths);
     if let Some(why) = s.unknown_deck_format() {
         return Err(usage_error(command, &why));
@@ -511,6 +575,7 @@ fn load_for_game(
         deny_warnings: false,
         max_diagnostics: 50,
         no_cache: false,
+        packs: Vec::new(),
     };
     let errors = s.error_count() > 0;
     if errors || !s.diags.is_empty() {
@@ -562,6 +627,31 @@ fn clap_error(command: &str, kind: clap::error::ErrorKind, message: String) -> u
     let mut cmd = cli.find_subcommand(command).cloned().unwrap_or(cli);
     let _ = cmd.error(kind, message).print();
     2
+}
+
+/// `fuda new pack`: scaffolds a pack folder from its game's template. A bad name is a usage
+/// error (2); a game with no template, an existing folder or a failed write is 1.
+fn new_pack(name: &str, game: &str, parent: &std::path::Path) -> u8 {
+    use fuda::packs::template::{scaffold, ScaffoldError};
+    match scaffold(name, game, parent) {
+        Ok(dir) => {
+            let dir = fuda::packs::manifest::display(&dir);
+            print_out(&format!(
+                "created pack `{name}` for game `{game}` in `{dir}`"
+            ));
+            print_out(&format!(
+                "next: fuda check {dir} && fuda test {dir}  (see {dir}/README.md)"
+            ));
+            0
+        }
+        Err(e @ ScaffoldError::BadName(_)) => {
+            clap_error("new", clap::error::ErrorKind::InvalidValue, e.to_string())
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
 }
 
 /// `fuda play`: one game in the terminal, then the winner and the number of turns.

@@ -35,6 +35,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("packs::manifest", &["base"]),
     ("packs::deck", &["base", "ir"]),
     ("packs::cache", &["base", "ir", "compiler"]),
+    ("packs::template", &["base", "packs::manifest"]),
     (
         "packs::session",
         &[

@@ -29,6 +29,8 @@ mod layering;
 mod loops;
 #[path = "no_game_words.rs"]
 mod no_game_words;
+#[path = "packs.rs"]
+mod packs;
 #[path = "properties.rs"]
 mod properties;
 #[path = "pulse_game.rs"]

@@ -862,7 +862,19 @@ impl Suite {
 
 /// Finds the scenario files under `paths` and runs each on its game.
 pub fn run_paths(paths: &[std::path::PathBuf]) -> Suite {
+    run_paths_with_packs(paths, &[])
+}
+
+/// [`run_paths`] with the pack folders `packs` loaded first (`fuda test --pack DIR`): their
+/// cards join their game's, so scenarios may name them.
+pub fn run_paths_with_packs(paths: &[std::path::PathBuf], packs: &[std::path::PathBuf]) -> Suite {
     let mut suite = Suite::default();
+    let mut extra: Vec<String> = Vec::new();
+    for p in packs {
+        if let Some(i) = suite.session.add_pack(p) {
+            extra.push(suite.session.packs[i].pack.name.clone());
+        }
+    }
     let files = crate::tools::scenario::discover(paths);
     let mut programs: std::collections::HashMap<String, Result<Program, String>> =
         Default::default();
@@ -881,7 +893,7 @@ pub fn run_paths(paths: &[std::path::PathBuf]) -> Suite {
         let game = sc.game.value.clone();
         // A scenario of a pack runs on that pack and what it requires (so that the cards and
         // declarations of another pack of the game never leak into it); one elsewhere, on the
-        // game's pack.
+        // game's pack; either one with the `--pack` packs too.
         let pack_dir = crate::packs::manifest::find_pack_dir(&path);
         let key = match &pack_dir {
             Some(dir) => format!("{game}\0{}", dir.display()),
@@ -893,7 +905,11 @@ pub fn run_paths(paths: &[std::path::PathBuf]) -> Suite {
                 None => suite.session.require(&game, None),
             };
             let p = match pack {
-                Some(i) => suite.session.program_of(i, &game),
+                Some(i) => {
+                    let mut roots = vec![suite.session.packs[i].pack.name.clone()];
+                    roots.extend(extra.iter().cloned());
+                    suite.session.program_of(&roots, &game)
+                }
                 None => suite.session.program(&game),
             };
             programs.insert(key.clone(), p);

@@ -49,6 +49,18 @@ codes! {
     PACK_DUPLICATE_NUMBER = "fuda::pack::duplicate_number";
     /// A path given on the command line does not exist or holds no source.
     PACK_NO_SOURCE = "fuda::pack::no_source";
+    /// A pack's version or a version requirement of its `requires` is not semver.
+    PACK_VERSION = "fuda::pack::version";
+    /// A required pack was found, in a version its requirement excludes.
+    PACK_UNMET_REQUIREMENT = "fuda::pack::unmet_requirement";
+    /// A `files` glob, a file or a folder of a pack leads outside the pack folder.
+    PACK_OUTSIDE = "fuda::pack::outside";
+    /// A pack breaks a limit of safe loading: a file too large, too many files or cards.
+    PACK_LIMIT = "fuda::pack::limit";
+    /// Two pack folders have the same pack name.
+    PACK_DUPLICATE_NAME = "fuda::pack::duplicate_name";
+    /// Two packs of one game, neither requiring the other, declare the same name.
+    PACK_NAME_CLASH = "fuda::pack::name_clash";
     /// A declaration a mod pack may not make (a second ruleset, a turn, deck rules, …): only
     /// the game pack it builds on may.
     RESOLVE_MOD_PACK_DECLARATION = "fuda::resolve::mod_pack_declaration";

@@ -12,10 +12,14 @@ use crate::compiler::parse;
 use crate::compiler::resolve::{self, Compiled, PackMeta, SourceUnit};
 use crate::engine::Program;
 use crate::packs::cache::Cache;
-use crate::packs::manifest::{display, find_pack_dir, known_packs, Manifest, PackSource};
+use crate::packs::manifest::{display, find_pack_dir, known_packs, PackSource, MAX_CARDS};
 use std::path::{Path, PathBuf};
 
+mod clash;
 mod decks;
+mod load;
+
+use load::PackHome;
 
 /// A pack's files as registered in the session's source map.
 struct RegisteredFiles {
@@ -60,6 +64,13 @@ pub struct Session {
     pub deck_format: Option<String>,
     /// The games whose decks were checked or queued (or whose packs' decks would have been).
     pub(crate) deck_games: Vec<String>,
+    /// Where each of `packs` comes from, in the same order.
+    homes: Vec<PackHome>,
+    /// Names of packs found but refused (errors of their manifest, files or requirements):
+    /// a pack requiring one is not compiled, and the refusal is reported once.
+    rejected: Vec<String>,
+    /// The folders of packs refused (canonical): not read again.
+    rejected_dirs: Vec<PathBuf>,
 }
 
 impl Session {
@@ -155,8 +166,21 @@ impl Session {
 
     /// Loads and compiles the pack in `dir` (once).
     pub fn load_dir(&mut self, dir: &Path) -> Option<usize> {
+        let canonical = dir.canonicalize().ok();
+        if let Some(c) = &canonical {
+            if self.rejected_dirs.contains(c) {
+                // Refused already, and reported where it was.
+                return None;
+            }
+        }
         match PackSource::from_dir(dir) {
-            Ok(src) => self.compile_source(src),
+            Ok(src) => {
+                let i = self.compile_source(src);
+                if let (None, Some(c)) = (i, canonical) {
+                    self.rejected_dirs.push(c);
+                }
+                i
+            }
             Err(e) => {
                 self.io_error(dir, &e);
                 None
@@ -169,17 +193,38 @@ impl Session {
         self.packs.iter().position(|p| p.pack.name == name)
     }
 
-    /// Compiles a pack's sources, compiling its requirements first. Returns its index.
+    /// Compiles a pack's sources, compiling its requirements first. Returns its index; `None`
+    /// when the pack is refused (nothing of it is loaded).
     pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
         let files = self.register_files(&src);
-        let meta = match &src.manifest_text {
+        let checked = match &src.manifest_text {
             Some(text) => self.manifest(&src.manifest_path, text)?,
-            None => self.lone_meta(&src, &files.decoded)?,
+            None => load::CheckedManifest {
+                meta: self.lone_meta(&src, &files.decoded)?,
+                reqs: Vec::new(),
+                files_at: Vec::new(),
+            },
         };
+        let meta = &checked.meta;
         if let Some(i) = self.pack_index(&meta.name) {
-            return Some(i);
+            return self.same_pack(i, meta, &src);
         }
-        let (deps, requirements_met) = self.compile_requirements(&meta, &src, &files)?;
+        if self.rejected.contains(&meta.name) {
+            // Refused already, and reported where it was.
+            return None;
+        }
+        let home = PackHome {
+            dir: src.dir.as_ref().and_then(|d| d.canonicalize().ok()),
+            manifest: meta.manifest,
+        };
+        let required = match self.accept(&src, &checked) {
+            true => self.compile_requirements(&checked, &src, &files),
+            false => None,
+        };
+        let Some((deps, requirements_met)) = required else {
+            self.rejected.push(meta.name.clone());
+            return None;
+        };
         let valid = files.valid && requirements_met;
 
         // A cached copy, when the pack and everything it builds on are unchanged.
@@ -196,10 +241,15 @@ impl Session {
             if let Some(compiled) = cache.load(key, files.base, &dep_refs, &mut self.diags) {
                 self.packs.push(compiled);
                 self.keys.push(key.clone());
+                self.homes.push(home);
                 return Some(self.packs.len() - 1);
             }
         }
-        Some(self.compile_fresh(&meta, files, &deps, key))
+        let i = self.compile_fresh(meta, files, &deps, key, home);
+        if i.is_none() {
+            self.rejected.push(meta.name.clone());
+        }
+        i
     }
 
     /// Registers every file of `src` first, so a pack's files get consecutive ids (the cache
@@ -232,15 +282,17 @@ impl Session {
         }
     }
 
-    /// Compiles the packs `meta` requires, reporting a requirement cycle where it closes (then
-    /// `None`: the pack is not compiled) and each requirement that cannot be found. Returns the
-    /// requirements' indices, and whether all of them were found.
+    /// Compiles the packs a manifest requires, reporting a requirement cycle where it closes
+    /// (then `None`: the pack is not compiled) and each requirement that cannot be found.
+    /// Returns the requirements' indices, and whether all of them were found. A requirement
+    /// refused, or found in a version the manifest excludes, gives `None` too.
     fn compile_requirements(
         &mut self,
-        meta: &PackMeta,
+        checked: &load::CheckedManifest,
         src: &PackSource,
         files: &RegisteredFiles,
     ) -> Option<(Vec<usize>, bool)> {
+        let meta = &checked.meta;
         if self.in_progress.contains(&meta.name) {
             let (file, span) = meta.manifest.unwrap_or_default();
             let chain = self.in_progress.join("` → `");
@@ -261,12 +313,19 @@ impl Session {
         }
         self.in_progress.push(meta.name.clone());
         let mut deps = Vec::new();
+        let mut found = Vec::new();
         let mut all_found = true;
+        let mut refused = false;
         for (at, req) in meta.requires.iter().enumerate() {
             match self.require(req, src.dir.as_deref()) {
-                Some(i) => deps.push(i),
-                // A cycle was reported where it closed.
-                None if self.in_progress.contains(req) => all_found = false,
+                Some(i) => {
+                    deps.push(i);
+                    found.push((at, i));
+                }
+                // A cycle was reported where it closed: no pack of it is loaded.
+                None if self.in_progress.contains(req) => refused = true,
+                // So was the refusal of a pack.
+                None if self.rejected.contains(req) => refused = true,
                 None => {
                     let (file, span) = meta
                         .requires_at
@@ -283,7 +342,8 @@ impl Session {
             }
         }
         self.in_progress.retain(|n| n != &meta.name);
-        Some((deps, all_found))
+        let met = self.versions_met(meta, &checked.reqs, &found);
+        (met && !refused).then_some((deps, all_found))
     }
 
     /// Reports that `meta` requires `req`, which no search found, at `file`/`span`.
@@ -317,13 +377,17 @@ impl Session {
         files: RegisteredFiles,
         deps: &[usize],
         key: Option<String>,
-    ) -> usize {
+        home: PackHome,
+    ) -> Option<usize> {
         let before = self.diags.len();
         let mut units = Vec::new();
         for id in files.decoded {
             let text = self.sources.get(id).text.clone();
             let items = parse::parse_file(&text, id, &mut self.diags);
             units.push(SourceUnit { file: id, items });
+        }
+        if !self.cards_within_limit(meta, &units) {
+            return None;
         }
         let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
         let compiled = resolve::compile(meta, &units, &dep_refs, &self.sources, &mut self.diags);
@@ -337,7 +401,32 @@ impl Session {
         };
         self.packs.push(compiled);
         self.keys.push(stored_key);
-        self.packs.len() - 1
+        self.homes.push(home);
+        Some(self.packs.len() - 1)
+    }
+
+    /// Reports a pack with more than [`MAX_CARDS`] cards; true when it has no more.
+    fn cards_within_limit(&mut self, meta: &PackMeta, units: &[SourceUnit]) -> bool {
+        let cards = units
+            .iter()
+            .flat_map(|u| &u.items)
+            .filter(|i| matches!(i.item, crate::compiler::ast::Item::Card(_)))
+            .count();
+        if cards <= MAX_CARDS {
+            return true;
+        }
+        let (file, span) = meta.manifest.unwrap_or_default();
+        self.diags.push(
+            Diagnostic::error(
+                codes::PACK_LIMIT,
+                file,
+                span,
+                format!("this pack has {cards} cards, more than a pack may have ({MAX_CARDS})"),
+                "too many cards",
+            )
+            .with_help("split the pack into packs that require each other"),
+        );
+        false
     }
 
     /// Registers a file's bytes as text. Invalid UTF-8 is reported and gives `None` (the file
@@ -434,73 +523,20 @@ impl Session {
         candidates.push(PathBuf::from("cards").join(name));
         for c in candidates {
             if c.join("pack.toml").exists() {
-                return self.load_dir(&c);
+                let i = self.load_dir(&c);
+                if i.is_none() && !self.rejected.iter().any(|r| r == name) {
+                    self.rejected.push(name.to_string());
+                }
+                return i;
             }
         }
         PackSource::embedded(name).and_then(|src| self.compile_source(src))
     }
 
-    fn manifest(&mut self, path: &str, text: &str) -> Option<PackMeta> {
-        let id = self
-            .sources
-            .add(SourceFile::new(path.to_string(), text.to_string()));
-        match toml::from_str::<Manifest>(text) {
-            Ok(m) => {
-                let bad_name = m.name.is_empty()
-                    || !m
-                        .name
-                        .chars()
-                        .all(|c| c.is_alphanumeric() || c == '_' || c == '-');
-                if bad_name {
-                    let span = find_value(text, "name");
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::PACK_MANIFEST,
-                            id,
-                            span,
-                            format!("`{}` is not a valid pack name", m.name),
-                            "invalid name",
-                        )
-                        .with_help(
-                            "use letters, digits, `_` and `-`: the name qualifies every card id",
-                        ),
-                    );
-                    return None;
-                }
-                let span = find_value(text, "name");
-                let requires_at = m
-                    .requires
-                    .iter()
-                    .map(|r| (id, find_quoted(text, "requires", r)))
-                    .collect();
-                Some(PackMeta {
-                    name: m.name,
-                    version: m.version,
-                    game: m.game,
-                    requires: m.requires,
-                    manifest: Some((id, span)),
-                    requires_at,
-                })
-            }
-            Err(e) => {
-                let span = e
-                    .span()
-                    .map(|r| {
-                        Span::new(r.start, r.end.max(r.start + 1).min(text.len().max(r.start)))
-                    })
-                    .unwrap_or_default();
-                self.diags.push(
-                    Diagnostic::error(codes::PACK_MANIFEST, id, span, format!("invalid pack.toml: {}", e.message()), "here")
-                        .with_help("a pack.toml holds strings: `name = \"my_pack\"`, `version = \"0.1.0\"`, `game = \"<game id>\"`, and optionally `requires = [\"<pack>\"]` and `description = \"…\"`"),
-                );
-                None
-            }
-        }
-    }
-
     /// Checks the queued decks and warns about exact card names no loaded pack has (run once
     /// all packs are loaded).
     pub fn finish(&mut self) {
+        self.check_name_clashes();
         self.check_queued_decks();
         let refs: Vec<&Compiled> = self.packs.iter().collect();
         resolve::check_exact_names(&refs, &mut self.diags);
@@ -514,6 +550,7 @@ impl Session {
         if self.require(game, None).is_none() {
             return Err(format!("no pack named `{game}` could be loaded"));
         }
+        self.check_name_clashes();
         if self.error_count() > 0 {
             return Err(format!("the pack `{game}` has errors (run `fuda check`)"));
         }
@@ -526,18 +563,21 @@ impl Session {
         Program::new(&packs)
     }
 
-    /// The engine's program for `game` as the pack `index` sees it: the packs of that game among
-    /// it and the packs it requires, directly or not (a scenario of a mod pack runs on the game
-    /// with that mod, and no other). When the pack is of another game, its game's program as
-    /// [`Session::program`] builds it.
-    pub fn program_of(&mut self, index: usize, game: &str) -> Result<Program, String> {
-        if self.packs.get(index).is_none_or(|p| p.pack.game != game) {
+    /// The engine's program for `game` as the packs `roots` see it: the packs of that game among
+    /// them and the packs they require, directly or not (a scenario of a mod pack runs on the
+    /// game with that mod, and no other). When the first root is of another game, its game's
+    /// program as [`Session::program`] builds it.
+    pub fn program_of(&mut self, roots: &[String], game: &str) -> Result<Program, String> {
+        let first = roots.first().and_then(|n| self.pack_index(n));
+        if first.is_none_or(|i| self.packs[i].pack.game != game) {
             return self.program(game);
         }
+        // (this may unload a pack: the roots are looked up by name after it)
+        self.check_name_clashes();
         if self.error_count() > 0 {
             return Err(format!("the pack `{game}` has errors (run `fuda check`)"));
         }
-        let mut wanted = vec![index];
+        let mut wanted: Vec<usize> = roots.iter().filter_map(|n| self.pack_index(n)).collect();
         let mut next = 0;
         while let Some(&i) = wanted.get(next) {
             next += 1;
@@ -585,7 +625,9 @@ fn packs_below(dirs: Vec<PathBuf>) -> Vec<PathBuf> {
         let hidden = d
             .file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        let linked = d.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+        let linked = d
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink());
         if hidden || linked {
             continue;
         }
@@ -623,16 +665,6 @@ fn lone_game(text: &str) -> Option<(String, Span)> {
     let (t, name) = toks.next()?;
     (t == Ok(crate::compiler::lex::Token::Ident))
         .then(|| (text[name.start..name.end].to_string(), name))
-}
-
-/// The span of `"needle"` after `key` in a TOML text (a `requires` entry).
-fn find_quoted(text: &str, key: &str, needle: &str) -> Span {
-    let from = text.find(key).unwrap_or(0);
-    let quoted = format!("\"{needle}\"");
-    match text[from..].find(&quoted) {
-        Some(i) => Span::new(from + i, from + i + quoted.len()),
-        None => find_value(text, key),
-    }
 }
 
 fn find_value(text: &str, key: &str) -> Span {
