@@ -171,6 +171,32 @@ fn same_seed_same_summary_whatever_the_threads_ws() {
     assert_eq!(one.draws, 0, "WS games end with a winner");
 }
 
+/// A mod pack in simulated games: the example pack's cards (and its own counter, event, verb
+/// and rule) are played, the games end with a winner, and the summary does not depend on the
+/// thread count.
+#[test]
+fn same_seed_same_summary_whatever_the_threads_mod_pack() {
+    let l = load(
+        "cards/examples/night-parade",
+        &[
+            PathBuf::from("cards/examples/night-parade/decks/night-parade.deck"),
+            PathBuf::from("cards/pmv/decks/youkai-control.deck"),
+        ],
+    );
+    let one = same_summary_on_one_and_two_threads(&l, 12);
+    assert_eq!(one.draws, 0, "these games end with a winner");
+    let parade: Vec<_> = one
+        .cards
+        .iter()
+        .filter(|c| c.id.starts_with("night_parade:"))
+        .collect();
+    assert_eq!(parade.len(), 5, "the pack's five cards are in deck A");
+    assert!(
+        parade.iter().all(|c| c.played > 0),
+        "every card of the pack is played: {parade:#?}"
+    );
+}
+
 #[test]
 fn played_counts_actions_from_outside_play_only() {
     let l = tiny("played");
