@@ -585,6 +585,42 @@ pub fn is_keyword(w: &str) -> bool {
     classify(w) & word::KEYWORD != 0
 }
 
+/// The words that open a statement (`grammar/fuda.pest`, rule `keyword_stmt`): a misspelt one
+/// is suggested from these.
+pub const STATEMENT_WORDS: &[&str] = &[
+    "let",
+    "look",
+    "lose",
+    "if",
+    "for",
+    "flip",
+    "repeat",
+    "remove",
+    "reveal",
+    "resolve",
+    "reach",
+    "may",
+    "move",
+    "attach",
+    "clear",
+    "cancel",
+    "choose",
+    "chain",
+    "check",
+    "grant",
+    "goes_first",
+    "shuffle",
+    "simultaneously",
+    "negate",
+    "treat",
+    "emit",
+    "win",
+    "window",
+    "while",
+    "draw_game",
+    "phase",
+];
+
 /// The reserved words; `grammar/fuda.pest` (rule `keyword`) lists the same.
 pub const KEYWORDS: &[&str] = &[
     "and",

@@ -29,6 +29,45 @@ pub struct Builder<'d> {
     pub(super) diags: &'d mut Vec<Diagnostic>,
     depth: usize,
     pub(super) failed: bool,
+    /// The statement built just before, in the block being built (`None` at a block's start):
+    /// a value alone after it on the same line is most often a slip in it (see
+    /// `stmt::value_alone`).
+    pub(super) prev_stmt: Option<PrevStmt>,
+    /// Where a slip reported by the expression builder ends (`target unit on …`): a value
+    /// alone later on that line follows from it and is not reported again.
+    pub(super) slip_reported: Option<usize>,
+}
+
+/// What a value alone needs to know of the statement before it.
+#[derive(Debug, Clone)]
+pub(super) struct PrevStmt {
+    /// Where it ends.
+    pub end: usize,
+    /// When it is a call without parentheses given one argument (`mayy draw`, `draw 1`): the
+    /// verb, the argument's span, and whether the argument is a plain name.
+    pub bare_call: Option<(Ident, Span, bool)>,
+}
+
+impl PrevStmt {
+    /// The summary of `stmt`.
+    fn of(stmt: &Stmt) -> Self {
+        // (`verb(a)` ends after its `)`, `verb a` with its argument)
+        let bare_call = match &stmt.kind {
+            StmtKind::Call(name, args, None) => match args.as_slice() {
+                [Arg { name: None, value }] if value.span.end == stmt.span.end => Some((
+                    name.clone(),
+                    value.span,
+                    matches!(value.kind, ExprKind::Name(_)),
+                )),
+                _ => None,
+            },
+            _ => None,
+        };
+        PrevStmt {
+            end: stmt.span.end,
+            bare_call,
+        }
+    }
 }
 
 /// The significant children of a pair: keyword tokens (`kw_*`) are skipped.
@@ -59,6 +98,8 @@ impl<'d> Builder<'d> {
             diags,
             depth: 0,
             failed: false,
+            prev_stmt: None,
+            slip_reported: None,
         }
     }
 
@@ -332,7 +373,13 @@ impl<'d> Builder<'d> {
                 span,
             };
         }
-        let stmts = children(pair).map(|s| self.stmt(s)).collect();
+        self.prev_stmt = None;
+        let mut stmts = Vec::new();
+        for s in children(pair) {
+            let stmt = self.stmt(s);
+            self.prev_stmt = Some(PrevStmt::of(&stmt));
+            stmts.push(stmt);
+        }
         self.depth -= 1;
         Block { stmts, span }
     }

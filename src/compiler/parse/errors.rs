@@ -75,8 +75,28 @@ fn token_at(src: &str, pos: usize) -> Span {
 fn help_for(src: &str, found: Span, kind: ItemKind) -> Option<String> {
     let text = &src[found.start..found.end];
     let before = previous_word(src, found.start);
+    let line_start = src[..found.start].rfind('\n').map_or(0, |i| i + 1);
+    let line_before = src[line_start..found.start].trim_start();
     if lex::is_keyword(text) {
+        if line_before.trim_end().ends_with('.') {
+            let dot = src[..found.start].trim_end().len() - 1;
+            let of_event = previous_word(src, dot) == Some("event");
+            return Some(if of_event {
+                format!("`{text}` is a word of the language, not a parameter of the event: `event.<parameter>` names one of the parameters its declaration lists (`event raids(raider: card, victim: card?)`: `event.raider`)")
+            } else {
+                format!("`{text}` is a word of the language, not a field, stat, counter or parameter: after `.` comes one of those names")
+            });
+        }
         return Some(format!("`{text}` is a reserved word; pick another name"));
+    }
+    // `keywords: swift "1"`: a keyword's values are written bare.
+    if kind == ItemKind::Card && text.starts_with('"') && line_before.starts_with("keywords") {
+        let bare = text.trim_matches('"');
+        if let Some(word) = before {
+            return Some(format!(
+                "a keyword's values are written without quotes: `{word} {bare}`"
+            ));
+        }
     }
     if let Some(op) = text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
         if ["=", "+=", "-=", "*=", ":=", "<->"].contains(&op) {

@@ -323,6 +323,7 @@ fn choice_expr(b: &mut Builder, pair: P) -> ExprKind {
         }
     }
     let from = from.expect("grammar: choice source");
+    missing_count(b, kind, &quantity, &from);
     if slots {
         return ExprKind::SlotChoice(slot_choice(kind, who, quantity, *from));
     }
@@ -377,6 +378,40 @@ fn slot_choice(
 }
 
 /// A choice's quantity: `up to n`, `any number`, or exactly `n`.
+/// `target unit on your.arena`: the count left out, the card set is read as the
+/// count and `on` as the cards chosen. Reported at the card set, and the rest of the line is
+/// not reported again (see `Builder::slip_reported`).
+fn missing_count(b: &mut Builder, kind: ChoiceKind, quantity: &Quantity, from: &Expr) {
+    let (Quantity::Exactly(q), ExprKind::Name(word)) = (quantity, &from.kind) else {
+        return;
+    };
+    let ExprKind::Name(set) = &q.kind else {
+        return;
+    };
+    let (word, set) = (word.name.as_str(), set.name.as_str());
+    if !["on", "in", "from"].contains(&word) {
+        return;
+    }
+    let verb = match kind {
+        ChoiceKind::Target => "target",
+        ChoiceKind::Choose => "choose",
+        ChoiceKind::Search => "search",
+    };
+    b.slip_reported = Some(from.span.end);
+    b.error(
+        Diagnostic::error(
+            codes::PARSE_SYNTAX,
+            b.file,
+            q.span,
+            format!("`{verb}` needs a count before what it chooses"),
+            "the count is missing before this",
+        )
+        .with_help(format!(
+            "write how many: `{verb} 1 {set} {word} …`, `{verb} up to 2 {set} {word} …` or `{verb} any number of {set} {word} …`"
+        )),
+    );
+}
+
 fn quantity_of(b: &mut Builder, p: P) -> Quantity {
     let q = p.into_inner().next().expect("grammar: quantity");
     match q.as_rule() {

@@ -287,6 +287,7 @@ impl Builder<'_> {
         let subject = self.postfix(it.next().expect("grammar"));
         let tail = it.next().expect("grammar: statement tail");
         let tail_rule = tail.as_rule();
+        let input = tail.get_input();
         let mut t = children(tail);
         match tail_rule {
             Rule::becomes_tail => {
@@ -294,7 +295,7 @@ impl Builder<'_> {
                 StmtKind::Becomes(subject, name, self.opt_duration(t.next()))
             }
             Rule::modify_tail => self.modify_tail(subject, t),
-            _ => self.call_tail(subject, t),
+            _ => self.call_tail(subject, t, input),
         }
     }
 
@@ -324,7 +325,12 @@ impl Builder<'_> {
 
     /// A call: `verb`, `verb arg`, `verb(args)`, each with an optional duration. Any other
     /// subject is a value alone: an error.
-    fn call_tail<'i>(&mut self, subject: Expr, t: impl Iterator<Item = P<'i>>) -> StmtKind {
+    fn call_tail<'i>(
+        &mut self,
+        subject: Expr,
+        t: impl Iterator<Item = P<'i>>,
+        input: &str,
+    ) -> StmtKind {
         let mut bare = None;
         let mut dur = None;
         for p in t {
@@ -343,22 +349,86 @@ impl Builder<'_> {
             ),
             (ExprKind::Call(name, args), None) => StmtKind::Call(name, args, dur),
             (_, _) => {
-                self.error(
-                    Diagnostic::error(
-                        codes::PARSE_SYNTAX,
-                        self.file,
-                        subject.span,
-                        "expected a statement, found a value",
-                        "a value alone does nothing",
-                    )
-                    .with_help(
-                        "a statement starts with a verb (`draw 1`), or changes something \
-                         (`x.might += 1`, `x becomes tapped`)",
-                    ),
-                );
+                let follows_slip = self.slip_reported.is_some_and(|end| {
+                    let between = input.get(
+                        end.saturating_sub(self.offset)
+                            ..subject.span.start.saturating_sub(self.offset),
+                    );
+                    between.is_some_and(|t| !t.contains('\n'))
+                });
+                if follows_slip {
+                    self.failed = true;
+                } else {
+                    let d = self.value_alone(subject.span, input);
+                    self.error(d);
+                }
                 StmtKind::DrawGame
             }
         }
+    }
+
+    /// The error for a value alone at `at` (`input`: the item's text). On the line of a call
+    /// without parentheses, it is most often a slip in that call: a misspelt word of the
+    /// language (`mayy draw 1` reads as the verb `mayy` given `draw`, then `1` alone), or a
+    /// second argument without parentheses (`draw 1 2`).
+    fn value_alone(&self, at: Span, input: &str) -> Diagnostic {
+        let text = |s: Span| {
+            input
+                .get(s.start.saturating_sub(self.offset)..s.end.saturating_sub(self.offset))
+                .unwrap_or("")
+        };
+        let same_line = |a: usize, b: usize| a <= b && !text(Span::new(a, b)).contains('\n');
+        let slip = self
+            .prev_stmt
+            .as_ref()
+            .filter(|p| same_line(p.end, at.start))
+            .and_then(|p| p.bare_call.clone());
+        if let Some((verb, arg, arg_is_name)) = slip {
+            let statement_words = crate::compiler::lex::STATEMENT_WORDS.iter().copied();
+            let word = crate::base::diagnostic::closest(&verb.name, statement_words).filter(|w| {
+                arg_is_name && crate::base::diagnostic::edit_distance(w, &verb.name) <= 1
+            });
+            if let Some(word) = word {
+                return Diagnostic::error(
+                    codes::PARSE_SYNTAX,
+                    self.file,
+                    verb.span,
+                    format!("unknown word `{}`", verb.name),
+                    "not a word of the language",
+                )
+                .with_help(format!(
+                    "did you mean `{word}`? (as written, `{} {}` reads as a verb `{}` given `{}`)",
+                    verb.name,
+                    text(arg),
+                    verb.name,
+                    text(arg)
+                ));
+            }
+            return Diagnostic::error(
+                codes::PARSE_SYNTAX,
+                self.file,
+                at,
+                format!("a second argument of `{}` without parentheses", verb.name),
+                "a value alone does nothing",
+            )
+            .with_help(format!(
+                "a verb without parentheses takes one argument: write `{}({}, {})`",
+                verb.name,
+                text(arg),
+                text(at)
+            ));
+        }
+        Diagnostic::error(
+            codes::PARSE_SYNTAX,
+            self.file,
+            at,
+            "expected a statement, found a value",
+            "a value alone does nothing",
+        )
+        .with_help(
+            "a statement starts with a verb (`draw 1`), or changes something \
+             (`x.might += 1`, `x becomes tapped`)",
+        )
     }
 
     /// The next part of a statement, built as an expression.
