@@ -71,6 +71,19 @@ pub struct Diagnostic {
     pub help: Option<String>,
     /// Other places involved.
     pub related: Vec<Label>,
+    /// Machine-applicable fixes: replacing each span of the primary label's file with its text
+    /// fixes the mistake (`--format json` gives them to editors).
+    pub fixes: Vec<Fix>,
+}
+
+/// A machine-applicable fix: replace the bytes of `span` (in the file of the diagnostic's
+/// primary label) with `replacement`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fix {
+    /// The bytes to replace.
+    pub span: Span,
+    /// What to put in their place.
+    pub replacement: String,
 }
 
 impl Diagnostic {
@@ -89,6 +102,7 @@ impl Diagnostic {
             primary: Label::new(file, span, clip(label.into())),
             help: None,
             related: Vec::new(),
+            fixes: Vec::new(),
         }
     }
     /// A warning at `span` of `file`.
@@ -112,6 +126,14 @@ impl Diagnostic {
     /// Adds a suggestion when there is one.
     pub fn with_help_opt(mut self, help: Option<String>) -> Self {
         self.help = help.map(clip);
+        self
+    }
+    /// Adds a machine-applicable fix: `replacement` in place of `span` of the primary file.
+    pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Self {
+        self.fixes.push(Fix {
+            span,
+            replacement: replacement.into(),
+        });
         self
     }
     /// Adds a related place.
@@ -423,6 +445,21 @@ pub struct JsonDiagnostic {
     pub label: String,
     /// The other places involved.
     pub related: Vec<JsonLabel>,
+    /// Machine-applicable fixes, in the primary label's file (left out when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fixes: Vec<JsonFix>,
+}
+
+/// A machine-applicable fix in JSON form: replace `length` bytes at byte `offset` with
+/// `replacement`.
+#[derive(Debug, Clone, Serialize)]
+pub struct JsonFix {
+    /// Byte offset in the file.
+    pub offset: usize,
+    /// Byte length replaced.
+    pub length: usize,
+    /// The text put in their place.
+    pub replacement: String,
 }
 
 /// A related place in JSON form.
@@ -482,6 +519,15 @@ impl JsonDiagnostic {
                         length: l.span.len(),
                         message: l.message.clone(),
                     }
+                })
+                .collect(),
+            fixes: diag
+                .fixes
+                .iter()
+                .map(|f| JsonFix {
+                    offset: f.span.start,
+                    length: f.span.len(),
+                    replacement: f.replacement.clone(),
                 })
                 .collect(),
         }

@@ -707,6 +707,12 @@ fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {
             "this string is never closed",
         )
         .with_help(format!("close it with `{close}` on the same line"))
+    } else if let Some(d) = text
+        .chars()
+        .next()
+        .and_then(|c| typed_with_an_ime(file, span, c))
+    {
+        d
     } else {
         let c = text.chars().next().unwrap_or('?');
         let shown = if c.is_control() || c == '\u{FFFD}' {
@@ -723,6 +729,45 @@ fn lex_error(src: &str, file: FileId, span: Span) -> Diagnostic {
         )
         .with_help("remove it; names are letters, digits and `_`, strings go in \"…\" or 「…」")
     }
+}
+
+/// The ASCII character fuda expects where a Japanese input method typed `c`: a full-width form
+/// (`２`, `：`, `／`, `＋`, `（`…: U+FF01 to U+FF5E), a typographic double quote (`“`, `”`), or
+/// the double corner brackets `『』` (fuda's Japanese strings are `「…」`). `None` for any other
+/// character.
+pub fn ascii_for(c: char) -> Option<char> {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+        '“' | '”' | '″' => Some('"'),
+        '『' => Some('「'),
+        '』' => Some('」'),
+        _ => None,
+    }
+}
+
+/// The error for a character typed with a Japanese input method (see [`ascii_for`]): it names
+/// the character, gives the replacement, and carries it as a machine-applicable fix.
+fn typed_with_an_ime(file: FileId, span: Span, c: char) -> Option<Diagnostic> {
+    let ascii = ascii_for(c)?;
+    let at = Span::new(span.start, span.start + c.len_utf8());
+    let what = match c {
+        '“' | '”' | '″' => "a typographic quote",
+        '『' | '』' => "a double corner bracket",
+        _ => "a full-width character",
+    };
+    Some(
+        Diagnostic::error(
+            codes::LEX_UNEXPECTED_CHAR,
+            file,
+            at,
+            format!("{what} `{c}` (U+{:04X}) where fuda expects `{ascii}`", c as u32),
+            format!("write `{ascii}`"),
+        )
+        .with_help(format!(
+            "replace `{c}` with `{ascii}` (a Japanese input method types `{c}`; fuda reads names, numbers and operators in ASCII, and strings in \"…\" or 「…」)"
+        ))
+        .with_fix(at, ascii.to_string()),
+    )
 }
 
 /// An unclosed bracket. `suspect`, when the indentation points at an inner bracket that lost its

@@ -137,6 +137,7 @@ impl Cache {
                     .into_iter()
                     .map(|(f, s, m)| Label::new(rebase(f), s, m))
                     .collect(),
+                fixes: Vec::new(),
             });
         }
         Some(Compiled {
