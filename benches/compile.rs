@@ -570,6 +570,7 @@ fn pack_source(src: &str) -> PackSource {
             src.as_bytes().to_vec(),
         )],
         unreadable: Vec::new(),
+        scripts: Vec::new(),
     }
 }
 

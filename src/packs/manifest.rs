@@ -42,6 +42,8 @@ pub struct PackSource {
     pub files: Vec<(String, Vec<u8>)>,
     /// Files that could not be read: display path and the reason.
     pub unreadable: Vec<(String, String)>,
+    /// The pack's `.rhai` scripts: display path and bytes, sorted by path.
+    pub scripts: Vec<(String, Vec<u8>)>,
 }
 
 impl PackSource {
@@ -53,10 +55,16 @@ impl PackSource {
         collect_fuda(dir, &mut files)?;
         files.sort();
         let mut read = Vec::new();
+        let mut scripts = Vec::new();
         let mut unreadable = Vec::new();
         for p in files {
+            let into = if is_script(&p) {
+                &mut scripts
+            } else {
+                &mut read
+            };
             match std::fs::read(&p) {
-                Ok(bytes) => read.push((display(&p), bytes)),
+                Ok(bytes) => into.push((display(&p), bytes)),
                 Err(e) => unreadable.push((display(&p), e.to_string())),
             }
         }
@@ -66,6 +74,7 @@ impl PackSource {
             manifest_text: Some(manifest_text),
             files: read,
             unreadable,
+            scripts,
         })
     }
 
@@ -76,12 +85,16 @@ impl PackSource {
         let mut files = Vec::new();
         collect_embedded(dir, &mut files);
         files.sort();
+        let (scripts, files) = files
+            .into_iter()
+            .partition(|(p, _)| is_script(Path::new(p)));
         Some(PackSource {
             dir: None,
             manifest_path: format!("<embedded>/{name}/pack.toml"),
             manifest_text: Some(String::from_utf8_lossy(manifest.contents()).into_owned()),
             files,
             unreadable: Vec::new(),
+            scripts,
         })
     }
 
@@ -94,6 +107,7 @@ impl PackSource {
             manifest_text: None,
             files: vec![(path.to_string(), bytes)],
             unreadable: Vec::new(),
+            scripts: Vec::new(),
         }
     }
 
@@ -106,6 +120,7 @@ impl PackSource {
             manifest_text: None,
             files: vec![(display(path), bytes)],
             unreadable: Vec::new(),
+            scripts: Vec::new(),
         })
     }
 }
@@ -128,7 +143,7 @@ fn collect_fuda(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
                 continue;
             }
             collect_fuda(&path, out)?;
-        } else if path.extension().is_some_and(|x| x == "fuda") {
+        } else if path.extension().is_some_and(|x| x == "fuda") || is_script(&path) {
             out.push(path);
         }
     }
@@ -137,7 +152,7 @@ fn collect_fuda(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 fn collect_embedded(dir: &Dir, out: &mut Vec<(String, Vec<u8>)>) {
     for f in dir.files() {
-        if f.path().extension().is_some_and(|x| x == "fuda") {
+        if f.path().extension().is_some_and(|x| x == "fuda") || is_script(f.path()) {
             out.push((
                 format!("<embedded>/{}", f.path().display()),
                 f.contents().to_vec(),
@@ -155,6 +170,11 @@ fn collect_embedded(dir: &Dir, out: &mut Vec<(String, Vec<u8>)>) {
             collect_embedded(d, out);
         }
     }
+}
+
+/// Whether a file is a pack's script (a `.rhai` file).
+fn is_script(p: &Path) -> bool {
+    p.extension().is_some_and(|x| x == "rhai")
 }
 
 /// The pack folder a file belongs to: the nearest folder up the tree with a `pack.toml`.

@@ -175,19 +175,21 @@ impl Session {
     /// Compiles a pack's sources, compiling its requirements first. Returns its index.
     pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
         let files = self.register_files(&src);
-        let meta = match &src.manifest_text {
+        let mut meta = match &src.manifest_text {
             Some(text) => self.manifest(&src.manifest_path, text)?,
             None => self.lone_meta(&src, &files.decoded)?,
         };
         if let Some(i) = self.pack_index(&meta.name) {
             return Some(i);
         }
+        meta.scripts = self.check_scripts(&src);
         let (deps, requirements_met) = self.compile_requirements(&meta, &src, &files)?;
         let valid = files.valid && requirements_met;
 
-        // A cached copy, when the pack and everything it builds on are unchanged.
+        // A cached copy, when the pack and everything it builds on are unchanged (a pack with
+        // scripts is compiled afresh: its scripts are not part of the cache key).
         let key = match (&self.cache, &src.manifest_text, valid) {
-            (Some(_), Some(manifest), true) => {
+            (Some(_), Some(manifest), true) if src.scripts.is_empty() => {
                 let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
                 (dep_keys.iter().all(|k| !k.is_empty()))
                     .then(|| Cache::key(manifest, &src.files, &dep_keys))
@@ -203,6 +205,28 @@ impl Session {
             }
         }
         Some(self.compile_fresh(&meta, files, &deps, key))
+    }
+
+    /// Checks the pack's scripts (`.rhai` files; each registered as a source, so a syntax
+    /// error is reported at its line and column): those that compile, sorted by path.
+    fn check_scripts(&mut self, src: &PackSource) -> Vec<crate::compiler::script::Script> {
+        let folder = src
+            .manifest_path
+            .strip_suffix("pack.toml")
+            .unwrap_or_default()
+            .to_string();
+        let mut out = Vec::new();
+        for (path, bytes) in &src.scripts {
+            let Some(file) = self.add_source(path, bytes) else {
+                continue;
+            };
+            let text = self.sources.get(file).text.clone();
+            let inside = path.strip_prefix(folder.as_str()).unwrap_or(path);
+            if let Some(s) = crate::compiler::script::check(inside, &text, file, &mut self.diags) {
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// Registers every file of `src` first, so a pack's files get consecutive ids (the cache
@@ -418,6 +442,7 @@ impl Session {
             requires,
             manifest: Some((id, game_span)),
             requires_at,
+            scripts: Vec::new(),
         })
     }
 
@@ -483,6 +508,7 @@ impl Session {
                     requires: m.requires,
                     manifest: Some((id, span)),
                     requires_at,
+                    scripts: Vec::new(),
                 })
             }
             Err(e) => {
