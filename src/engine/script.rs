@@ -95,6 +95,8 @@ pub(super) enum Write {
         counter: u16,
         amount: i64,
     },
+    /// `reveal`: every player sees the cards.
+    Reveal { cards: Vec<CardId> },
     /// `set_state`: the card takes a state.
     SetState { card: CardId, state: u16 },
     /// `run_verb`: a verb or procedure of the ruleset with its arguments in order.
@@ -620,7 +622,9 @@ fn register_writes(e: &mut rhai::Engine) {
             cards,
             position,
         };
-        w.writes.push(write);
+        if !matches!(&write, Write::Move { cards, .. } if cards.is_empty()) {
+            w.writes.push(write);
+        }
         Ok(())
     }
     e.register_fn(
@@ -659,6 +663,22 @@ fn register_writes(e: &mut rhai::Engine) {
             })
         },
     );
+    e.register_fn("reveal", |ctx: NativeCallContext, c: INT| {
+        with(&ctx, |w| {
+            let c = w.card(c)?;
+            w.writes.push(Write::Reveal { cards: vec![c] });
+            Ok(())
+        })
+    });
+    e.register_fn("reveal", |ctx: NativeCallContext, cs: Array| {
+        with(&ctx, |w| {
+            let cards = cards_of(w, &cs)?;
+            if !cards.is_empty() {
+                w.writes.push(Write::Reveal { cards });
+            }
+            Ok(())
+        })
+    });
     e.register_fn(
         "add_counter",
         |ctx: NativeCallContext, p: INT, counter: &str, n: INT| {

@@ -69,8 +69,8 @@ pub struct Pack {
     pub ruleset: Option<Ruleset>,
     /// Cards, in source order.
     pub cards: Vec<Card>,
-    /// The pack's scripts (`.rhai` files), sorted by path; left out when it has none.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// The pack's scripts (`.rhai` files), sorted by path.
+    #[serde(default)]
     pub scripts: Vec<Script>,
 }
 

@@ -50,7 +50,16 @@ impl<'p> Game<'p> {
         };
         self.answer_pos = self.answer_pos.saturating_add(world.used);
         if let Some(ask) = world.ask {
-            return Err(self.script_request(ask));
+            // the cards the script revealed before asking are shown to the chooser
+            let revealed: Vec<CardId> = world
+                .writes
+                .iter()
+                .flat_map(|w| match w {
+                    Write::Reveal { cards } => cards.clone(),
+                    _ => Vec::new(),
+                })
+                .collect();
+            return Err(self.script_request(ask, &revealed));
         }
         match outcome {
             Err((at, why)) => {
@@ -125,14 +134,15 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// The request a script's choice makes, as the matching statement's.
-    fn script_request(&self, ask: Ask) -> Request {
+    /// The request a script's choice makes, as the matching statement's (the cards it revealed
+    /// before asking are shown, as they will be once its changes are made).
+    fn script_request(&self, ask: Ask, revealed: &[CardId]) -> Request {
         match ask {
             Ask::Cards { player, cards, n } => {
                 let options = cards
                     .iter()
                     .map(|c| {
-                        let visible = self.visible_to(*c, player);
+                        let visible = self.visible_to(*c, player) || revealed.contains(c);
                         let name = self.card_name(*c);
                         Choice {
                             label: if visible {
@@ -237,6 +247,11 @@ impl<'p> Game<'p> {
                 self.vars.push((TO, Value::Player(player)));
                 let n = Expr::Int(amount.saturating_abs());
                 self.exec_count(&var(TO), &c.name.id, op, &n)
+            }
+            Write::Reveal { cards } => {
+                self.vars.push((CARDS, Value::Cards(cards)));
+                self.exec_reveal(&var(CARDS))?;
+                Ok(Vec::new())
             }
             Write::SetState { card, state } => {
                 let Some(s) = prog.states.get(usize::from(state)) else {

@@ -186,13 +186,18 @@ impl Session {
         let (deps, requirements_met) = self.compile_requirements(&meta, &src, &files)?;
         let valid = files.valid && requirements_met;
 
-        // A cached copy, when the pack and everything it builds on are unchanged (a pack with
-        // scripts is compiled afresh: its scripts are not part of the cache key).
+        // A cached copy, when the pack (its scripts too) and everything it builds on are
+        // unchanged.
         let key = match (&self.cache, &src.manifest_text, valid) {
-            (Some(_), Some(manifest), true) if src.scripts.is_empty() => {
+            (Some(_), Some(manifest), true) => {
                 let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
+                let hashed = if src.scripts.is_empty() {
+                    std::borrow::Cow::Borrowed(&src.files)
+                } else {
+                    std::borrow::Cow::Owned(src.files.iter().chain(&src.scripts).cloned().collect())
+                };
                 (dep_keys.iter().all(|k| !k.is_empty()))
-                    .then(|| Cache::key(manifest, &src.files, &dep_keys))
+                    .then(|| Cache::key(manifest, &hashed, &dep_keys))
             }
             _ => None,
         };
