@@ -43,7 +43,7 @@ fn cases() -> Vec<PathBuf> {
 fn every_case_passes_and_its_log_matches_its_snapshot() {
     let (prog, mut session) = program();
     let cases = cases();
-    assert!(cases.len() >= 10, "too few cases: {}", cases.len());
+    assert!(cases.len() >= 11, "too few cases: {}", cases.len());
     for path in cases {
         let sc = scenario::load(&path, &mut session.sources).expect("a valid scenario");
         let r = runner::run(&prog, &sc).expect("names the game has");
@@ -86,4 +86,53 @@ fn a_program_with_scripts_is_send_and_sync() {
     fn shared<T: Send + Sync>(_: &T) {}
     let (prog, _) = program();
     shared(&prog);
+}
+
+/// A pack with scripts is stored in the compiled-pack cache (its scripts in its key) and read
+/// back whole: the IR with its scripts, and the functions `script` statements may call.
+#[test]
+fn a_scripted_pack_round_trips_through_the_cache() {
+    use fuda::packs::cache::Cache;
+    use fuda::packs::PackSource;
+    let dir = std::env::temp_dir().join(format!("fuda-script-cache-{}", std::process::id()));
+    let mut s = Session::new();
+    s.cache = Some(Cache::new(dir.clone()));
+    s.load_dir(Path::new(PACK));
+    let pmv = PackSource::from_dir(Path::new("cards/pmv")).expect("the pmv pack");
+    let pmv_key = Cache::key(
+        pmv.manifest_text.as_deref().expect("a manifest"),
+        &pmv.files,
+        &[],
+    );
+    let src = PackSource::from_dir(Path::new(PACK)).expect("the scripted pack");
+    assert!(
+        !src.scripts.is_empty(),
+        "the pack's .rhai files are its scripts"
+    );
+    let hashed: Vec<(String, Vec<u8>)> = src.files.iter().chain(&src.scripts).cloned().collect();
+    let key = Cache::key(
+        src.manifest_text.as_deref().expect("a manifest"),
+        &hashed,
+        &[pmv_key],
+    );
+    let compiled = s
+        .packs
+        .iter()
+        .find(|p| p.pack.name == "scripted")
+        .expect("compiled");
+    let dep = s
+        .packs
+        .iter()
+        .find(|p| p.pack.name == "pmv")
+        .expect("compiled");
+    let cache = Cache::new(dir.clone());
+    let loaded = cache.load(&key, fuda::base::source::FileId(0), &[dep], &mut Vec::new());
+    let _ = std::fs::remove_dir_all(&dir);
+    let loaded = loaded.expect("the scripted pack was stored and reads back");
+    assert_eq!(loaded.pack, compiled.pack);
+    assert_eq!(
+        loaded.symbols.script_functions,
+        compiled.symbols.script_functions
+    );
+    assert_eq!(loaded.pack.scripts.len(), 2);
 }

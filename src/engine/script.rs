@@ -48,7 +48,9 @@ pub(super) struct Names {
     pub(super) states: HashMap<String, u16>,
     pub(super) counters: HashMap<String, u16>,
     /// Verbs and procedures: id and each parameter's accepted types.
-    pub(super) verbs: HashMap<String, (Id, Vec<Vec<ir::Type>>)>,
+    pub(super) verbs: HashMap<String, Signature>,
+    /// Events: id and each parameter's accepted types.
+    pub(super) events: HashMap<String, Signature>,
 }
 
 /// What a script reads of one card.
@@ -97,6 +99,11 @@ pub(super) enum Write {
     },
     /// `reveal`: every player sees the cards.
     Reveal { cards: Vec<CardId> },
+    /// `emit`: an event of the ruleset with its payload in order.
+    Emit {
+        event: Id,
+        args: Vec<super::state::Value>,
+    },
     /// `set_state`: the card takes a state.
     SetState { card: CardId, state: u16 },
     /// `run_verb`: a verb or procedure of the ruleset with its arguments in order.
@@ -126,6 +133,8 @@ pub(super) struct World {
 }
 
 type Shared = Arc<Mutex<World>>;
+/// A verb's or event's id and each of its parameters' accepted types.
+pub(super) type Signature = (Id, Vec<Vec<ir::Type>>);
 /// Why a script stopped: where (script, line, function) and why, in words.
 pub(super) type Failure = (String, String);
 type HostResult<T> = Result<T, Box<EvalAltResult>>;
@@ -363,17 +372,25 @@ fn names(
         }
         out
     }
-    let mut verbs = HashMap::new();
-    for v in r.verbs.iter().chain(&r.procedures) {
-        let entry = (
-            v.name.id.clone(),
-            v.params.iter().map(|p| p.types.clone()).collect::<Vec<_>>(),
-        );
-        verbs
-            .entry(super::Program::short(&v.name.id).to_string())
-            .or_insert_with(|| entry.clone());
-        verbs.insert(v.name.id.clone(), entry);
+    fn signatures<'a>(
+        all: impl Iterator<Item = (&'a Id, &'a [ir::Param])>,
+    ) -> HashMap<String, Signature> {
+        let mut out = HashMap::new();
+        for (id, params) in all {
+            let entry = (id.clone(), params.iter().map(|p| p.types.clone()).collect());
+            out.entry(super::Program::short(id).to_string())
+                .or_insert_with(|| entry.clone());
+            out.insert(id.clone(), entry);
+        }
+        out
     }
+    let verbs = signatures(
+        r.verbs
+            .iter()
+            .chain(&r.procedures)
+            .map(|v| (&v.name.id, v.params.as_slice())),
+    );
+    let events = signatures(r.events.iter().map(|e| (&e.name.id, e.params.as_slice())));
     Names {
         zones: by_name(r.zones.iter().map(|z| &z.name.id)),
         zone_names: r
@@ -385,6 +402,7 @@ fn names(
         states: by_name(states.iter().map(|s| &s.id)),
         counters: by_name(r.counters.iter().map(|c| &c.name.id)),
         verbs,
+        events,
     }
 }
 
@@ -717,26 +735,44 @@ fn register_writes(e: &mut rhai::Engine) {
         "run_verb",
         |ctx: NativeCallContext, verb: &str, args: Array| {
             with(&ctx, |w| {
-                let (verb, params) = w
-                    .names
-                    .verbs
-                    .get(verb)
-                    .cloned()
-                    .ok_or_else(|| format!("unknown verb `{verb}`"))?;
-                if args.len() > params.len() {
-                    let short = super::Program::short(&verb);
-                    return Err(format!("`{short}` takes {} arguments", params.len()));
-                }
-                let args = args
-                    .iter()
-                    .zip(&params)
-                    .map(|(a, types)| value_of(w, a, types))
-                    .collect::<Result<Vec<_>, String>>()?;
+                let sig = w.names.verbs.get(verb).cloned();
+                let (verb, args) = signed(w, sig, "verb", verb, &args)?;
                 w.writes.push(Write::Call { verb, args });
                 Ok(())
             })
         },
     );
+    e.register_fn(
+        "emit",
+        |ctx: NativeCallContext, event: &str, args: Array| {
+            with(&ctx, |w| {
+                let sig = w.names.events.get(event).cloned();
+                let (event, args) = signed(w, sig, "event", event, &args)?;
+                w.writes.push(Write::Emit { event, args });
+                Ok(())
+            })
+        },
+    );
+}
+
+/// A verb's or event's id and its arguments as values, checked against its signature.
+fn signed(
+    w: &World,
+    sig: Option<Signature>,
+    what: &str,
+    name: &str,
+    args: &Array,
+) -> Result<(Id, Vec<super::state::Value>), String> {
+    let (id, params) = sig.ok_or_else(|| format!("unknown {what} `{name}`"))?;
+    if args.len() > params.len() {
+        return Err(format!("`{name}` takes {} arguments", params.len()));
+    }
+    let args = args
+        .iter()
+        .zip(&params)
+        .map(|(a, types)| value_of(w, a, types))
+        .collect::<Result<Vec<_>, String>>()?;
+    Ok((id, args))
 }
 
 /// A script value as a verb argument of one of `types`: a number is a card handle where the

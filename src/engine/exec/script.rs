@@ -260,6 +260,18 @@ impl<'p> Game<'p> {
                 self.vars.push((CARDS, Value::Card(card)));
                 self.exec_set_state(&var(CARDS), &s.id)
             }
+            Write::Emit { event, args } => {
+                let Some(&e) = prog.event_index.get(&event) else {
+                    return Ok(Vec::new());
+                };
+                let mut named = BTreeMap::new();
+                for (param, v) in prog.ruleset.events[usize::from(e)].params.iter().zip(args) {
+                    self.vars.push((param.name.as_str(), v));
+                    named.insert(param.name.clone(), var(&param.name));
+                }
+                self.exec_emit(&event, &named)?;
+                Ok(Vec::new())
+            }
             Write::Call { verb, args } => {
                 let Some(p) = prog.callables.get(&verb) else {
                     return Ok(Vec::new());
