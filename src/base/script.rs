@@ -4,7 +4,7 @@
 //!
 //! A script is untrusted: it starts from a raw rhai engine (no `import`, no file, network or
 //! clock, integers only: the crate is built with `no_module`, `no_time`, `no_float`,
-//! `only_i64`), `eval` is disabled, `print` and `debug` write nowhere, and every size and count
+//! `only_i64`), `eval` and function pointers (`Fn`, `call`, `curry`) are disabled, `print` and `debug` write nowhere, and every size and count
 //! a script can grow is bounded by the limits below.
 
 use rhai::packages::{
@@ -34,6 +34,10 @@ pub fn sandbox() -> rhai::Engine {
     e.on_print(|_| {});
     e.on_debug(|_, _, _| {});
     e.disable_symbol("eval");
+    // no function pointers: a script calls a function only by writing its name
+    e.disable_symbol("Fn");
+    e.disable_symbol("call");
+    e.disable_symbol("curry");
     e.set_max_operations(MAX_OPERATIONS);
     e.set_max_call_levels(MAX_CALL_LEVELS);
     e.set_max_expr_depths(MAX_EXPR_DEPTHS.0, MAX_EXPR_DEPTHS.1);

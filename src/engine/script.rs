@@ -26,6 +26,8 @@ pub struct Scripts {
     names: Arc<Names>,
     /// Each script's path (`pack:path`) and compiled text.
     asts: Vec<(String, rhai::AST)>,
+    /// Whether each script calls `stat` (a world for the others is built without stats).
+    reads_stats: Vec<bool>,
     /// `(pack:function, arity)` → (index into `asts`, the function's name, the line of its
     /// `fn`).
     functions: HashMap<(Id, usize), (usize, String, usize)>,
@@ -45,6 +47,12 @@ pub(super) struct Names {
     /// Each zone's short name, by index.
     pub(super) zone_names: Vec<String>,
     pub(super) stats: HashMap<String, u16>,
+    /// Whether each stat (by index) is plain (not made of others).
+    pub(super) plain_stats: Vec<bool>,
+    /// Moments by short name (or id): their ids.
+    pub(super) moments: HashMap<String, Id>,
+    /// The layer a `+=` change applies in, if the ruleset has one.
+    pub(super) add_layer: Option<Id>,
     pub(super) states: HashMap<String, u16>,
     pub(super) counters: HashMap<String, u16>,
     /// Verbs and procedures: id and each parameter's accepted types.
@@ -104,6 +112,14 @@ pub(super) enum Write {
         event: Id,
         args: Vec<super::state::Value>,
     },
+    /// `modify`: a plain stat of the card changed by an amount, until a moment (or for the
+    /// default duration).
+    Modify {
+        card: CardId,
+        stat: u16,
+        amount: i64,
+        until: Option<Id>,
+    },
     /// `set_state`: the card takes a state.
     SetState { card: CardId, state: u16 },
     /// `run_verb`: a verb or procedure of the ruleset with its arguments in order.
@@ -124,6 +140,8 @@ pub(super) struct World {
     pub(super) cards: Vec<CardView>,
     /// Each (zone, owner)'s cards, as the state keeps them (ordered zones bottom first).
     pub(super) zones: Vec<Vec<CardId>>,
+    /// Whether the cards' stats were copied (only for a script that calls `stat`).
+    pub(super) stats_read: bool,
     pub(super) player_counters: Vec<Vec<i64>>,
     /// The statement's answers not yet taken, and how many the script took.
     pub(super) answers: Vec<Answer>,
@@ -153,6 +171,7 @@ impl Scripts {
         register_choices(&mut engine);
         register_writes(&mut engine);
         let mut asts = Vec::new();
+        let mut reads_stats = Vec::new();
         let mut functions = HashMap::new();
         for p in packs {
             for s in &p.scripts {
@@ -166,14 +185,23 @@ impl Scripts {
                         .or_insert((asts.len(), f.name.to_string(), fn_line(&s.source, f.name)));
                 }
                 asts.push((path, ast));
+                reads_stats.push(calls(&s.source, "stat"));
             }
         }
         Ok(Scripts {
             engine,
             names,
             asts,
+            reads_stats,
             functions,
         })
+    }
+
+    /// Whether the function's script calls `stat`, so its world needs the cards' stats
+    /// (`None`: no such function).
+    pub(super) fn reads_stats(&self, function: &str, arity: usize) -> Option<bool> {
+        let (i, ..) = self.functions.get(&(function.to_string(), arity))?;
+        self.reads_stats.get(*i).copied()
     }
 
     /// The names scripts use, for the worlds the engine builds.
@@ -217,6 +245,20 @@ impl Scripts {
         });
         Some((world, outcome))
     }
+}
+
+/// Whether a script's text calls the host function `name` (`name(` or `x.name(`): a script
+/// can call a function only by writing its name (function pointers are disabled).
+fn calls(text: &str, name: &str) -> bool {
+    let ident = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text
+            .get(i.saturating_add(name.len())..)
+            .unwrap_or_default()
+            .trim_start();
+        !before.is_some_and(ident) && after.starts_with('(')
+    })
 }
 
 /// The line of the `fn <name>` that defines a function (1 when not found).
@@ -294,6 +336,7 @@ impl World {
             this: None,
             cards: Vec::new(),
             zones: Vec::new(),
+            stats_read: false,
             player_counters: Vec::new(),
             answers: Vec::new(),
             used: 0,
@@ -399,6 +442,20 @@ fn names(
             .map(|z| super::Program::short(&z.name.id).to_string())
             .collect(),
         stats: by_name(stats.iter().map(|s| &s.id)),
+        plain_stats: stats.iter().map(|s| s.components.is_empty()).collect(),
+        moments: r
+            .moments
+            .iter()
+            .flat_map(|m| {
+                let short = super::Program::short(&m.id).to_string();
+                [(short, m.id.clone()), (m.id.clone(), m.id.clone())]
+            })
+            .collect(),
+        add_layer: r
+            .layers
+            .iter()
+            .find(|l| l.ops.iter().any(|o| o == "+="))
+            .map(|l| l.name.id.clone()),
         states: by_name(states.iter().map(|s| &s.id)),
         counters: by_name(r.counters.iter().map(|c| &c.name.id)),
         verbs,
@@ -506,6 +563,9 @@ fn register_reads(e: &mut rhai::Engine) {
     });
     e.register_fn("stat", |ctx: NativeCallContext, c: INT, stat: &str| {
         with(&ctx, |w| {
+            if !w.stats_read {
+                return Err("stats cannot be read here".into());
+            }
             let card = &w.cards[w.card(c)? as usize];
             let s = w
                 .names
@@ -698,6 +758,18 @@ fn register_writes(e: &mut rhai::Engine) {
         })
     });
     e.register_fn(
+        "modify",
+        |ctx: NativeCallContext, c: INT, stat: &str, n: INT| {
+            with(&ctx, |w| modify_write(w, c, stat, n, None))
+        },
+    );
+    e.register_fn(
+        "modify",
+        |ctx: NativeCallContext, c: INT, stat: &str, n: INT, until: &str| {
+            with(&ctx, |w| modify_write(w, c, stat, n, Some(until)))
+        },
+    );
+    e.register_fn(
         "add_counter",
         |ctx: NativeCallContext, p: INT, counter: &str, n: INT| {
             with(&ctx, |w| {
@@ -753,6 +825,51 @@ fn register_writes(e: &mut rhai::Engine) {
             })
         },
     );
+}
+
+/// Records `modify(c, stat, n[, until])`: a plain stat, a moment of the ruleset.
+fn modify_write(
+    w: &mut World,
+    c: INT,
+    stat: &str,
+    n: INT,
+    until: Option<&str>,
+) -> Result<(), String> {
+    let card = w.card(c)?;
+    let s = *w
+        .names
+        .stats
+        .get(stat)
+        .ok_or_else(|| format!("unknown stat `{stat}`"))?;
+    if !w
+        .names
+        .plain_stats
+        .get(usize::from(s))
+        .copied()
+        .unwrap_or(false)
+    {
+        return Err(format!("`{stat}` is made of other stats: modify those"));
+    }
+    if w.names.add_layer.is_none() {
+        return Err("the ruleset has no layer for `+=`".into());
+    }
+    let until = match until {
+        Some(m) => Some(
+            w.names
+                .moments
+                .get(m)
+                .cloned()
+                .ok_or_else(|| format!("unknown moment `{m}`"))?,
+        ),
+        None => None,
+    };
+    w.writes.push(Write::Modify {
+        card,
+        stat: s,
+        amount: n,
+        until,
+    });
+    Ok(())
 }
 
 /// A verb's or event's id and its arguments as values, checked against its signature.

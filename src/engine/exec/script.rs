@@ -8,7 +8,7 @@ use crate::engine::program::Program;
 use crate::engine::script::{Ask, CardView, World, Write};
 use crate::engine::state::{CardId, Value};
 use crate::engine::{Frame, Game};
-use crate::ir::Expr;
+use crate::ir::{self, Expr};
 use rhai::{Array, Dynamic, INT};
 use std::collections::BTreeMap;
 
@@ -41,7 +41,11 @@ impl<'p> Game<'p> {
             return Ok(Vec::new());
         }
         let prog: &'p Program = self.prog;
-        let world = self.script_world();
+        let stats = prog
+            .scripts
+            .reads_stats(function, values.len())
+            .unwrap_or(false);
+        let world = self.script_world(stats);
         let dynamic = values.iter().map(dynamic_of).collect();
         let Some((world, outcome)) = prog.scripts.run(function, dynamic, world) else {
             let name = Program::short(function).to_string();
@@ -74,8 +78,9 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// What a script reads: the game as it is now, and the statement's answers not yet used.
-    fn script_world(&mut self) -> World {
+    /// What a script reads: the game as it is now (the cards' stats only when `stats`), and
+    /// the statement's answers not yet used.
+    fn script_world(&mut self, stats: bool) -> World {
         let n = self.prog.players();
         let (you, this) = {
             let c = self.ctx();
@@ -84,7 +89,7 @@ impl<'p> Game<'p> {
         let mut cards = Vec::with_capacity(self.state.cards.len());
         for i in 0..self.state.cards.len() {
             let c = crate::engine::state::card_id(i);
-            cards.push(self.card_view(c));
+            cards.push(self.card_view(c, stats));
         }
         World {
             names: self.prog.scripts.names(),
@@ -94,6 +99,7 @@ impl<'p> Game<'p> {
             this,
             cards,
             zones: self.state.zones.clone(),
+            stats_read: stats,
             player_counters: self
                 .state
                 .players
@@ -111,9 +117,9 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// One card as a script reads it: its stats as read (floored).
-    fn card_view(&mut self, c: CardId) -> CardView {
-        let raw = self.stats(c);
+    /// One card as a script reads it: its stats as read (floored), when `stats`.
+    fn card_view(&mut self, c: CardId, stats: bool) -> CardView {
+        let raw = if stats { self.stats(c) } else { Vec::new() };
         let stats = raw
             .iter()
             .enumerate()
@@ -251,6 +257,31 @@ impl<'p> Game<'p> {
             Write::Reveal { cards } => {
                 self.vars.push((CARDS, Value::Cards(cards)));
                 self.exec_reveal(&var(CARDS))?;
+                Ok(Vec::new())
+            }
+            Write::Modify {
+                card,
+                stat,
+                amount,
+                until,
+            } => {
+                let (Some(s), Some(layer)) = (
+                    prog.stats.get(usize::from(stat)),
+                    prog.scripts.names().add_layer.clone(),
+                ) else {
+                    return Ok(Vec::new());
+                };
+                self.vars.push((CARDS, Value::Card(card)));
+                let duration = until.map_or(ir::Duration::Default, ir::Duration::Until);
+                let stmt = ir::Stmt::Modify {
+                    cards: var(CARDS),
+                    stat: s.id.clone(),
+                    layer,
+                    op: "+=".into(),
+                    value: Some(Expr::Int(amount)),
+                    duration: duration.clone(),
+                };
+                self.exec_modify(&stmt, &duration)?;
                 Ok(Vec::new())
             }
             Write::SetState { card, state } => {
