@@ -46,6 +46,10 @@ pub(super) struct Names {
     pub(super) zones: HashMap<String, u16>,
     /// Each zone's short name, by index.
     pub(super) zone_names: Vec<String>,
+    /// Each card definition's name, in the program's order.
+    pub(super) card_names: Vec<String>,
+    /// Each card definition's card type (short name), in the program's order.
+    pub(super) card_types: Vec<String>,
     pub(super) stats: HashMap<String, u16>,
     /// Whether each stat (by index) is plain (not made of others).
     pub(super) plain_stats: Vec<bool>,
@@ -64,8 +68,10 @@ pub(super) struct Names {
 /// What a script reads of one card.
 #[derive(Debug, Clone)]
 pub(super) struct CardView {
-    pub(super) name: String,
-    pub(super) card_type: String,
+    /// Its definition (an index into the program's cards).
+    pub(super) def: u32,
+    /// The card type it is treated as (12.5), if any: else its definition's.
+    pub(super) treated: Option<String>,
     pub(super) owner: Seat,
     pub(super) controller: Seat,
     pub(super) zone: u16,
@@ -165,7 +171,7 @@ impl Scripts {
         states: &[super::program::StateInfo],
         stats: &[super::program::StatInfo],
     ) -> Result<Scripts, String> {
-        let names = Arc::new(names(ruleset, states, stats));
+        let names = Arc::new(names(packs, ruleset, states, stats));
         let mut engine = sandbox();
         register_reads(&mut engine);
         register_choices(&mut engine);
@@ -401,6 +407,7 @@ impl World {
 
 /// The ruleset's names a script may use: each declaration by its short name and its id.
 fn names(
+    packs: &[&ir::Pack],
     r: &ir::Ruleset,
     states: &[super::program::StateInfo],
     stats: &[super::program::StatInfo],
@@ -436,6 +443,18 @@ fn names(
     let events = signatures(r.events.iter().map(|e| (&e.name.id, e.params.as_slice())));
     Names {
         zones: by_name(r.zones.iter().map(|z| &z.name.id)),
+        card_names: packs
+            .iter()
+            .flat_map(|p| p.cards.iter().map(|c| c.name.clone()))
+            .collect(),
+        card_types: packs
+            .iter()
+            .flat_map(|p| {
+                p.cards
+                    .iter()
+                    .map(|c| super::Program::short(&c.card_type).to_string())
+            })
+            .collect(),
         zone_names: r
             .zones
             .iter()
@@ -536,10 +555,24 @@ fn register_reads(e: &mut rhai::Engine) {
         },
     );
     e.register_fn("name", |ctx: NativeCallContext, c: INT| {
-        with(&ctx, |w| Ok(w.cards[w.card(c)? as usize].name.clone()))
+        with(&ctx, |w| {
+            let def = w.cards[w.card(c)? as usize].def as usize;
+            Ok(w.names.card_names.get(def).cloned().unwrap_or_default())
+        })
     });
     e.register_fn("card_type", |ctx: NativeCallContext, c: INT| {
-        with(&ctx, |w| Ok(w.cards[w.card(c)? as usize].card_type.clone()))
+        with(&ctx, |w| {
+            let card = &w.cards[w.card(c)? as usize];
+            Ok(match &card.treated {
+                Some(t) => t.clone(),
+                None => w
+                    .names
+                    .card_types
+                    .get(card.def as usize)
+                    .cloned()
+                    .unwrap_or_default(),
+            })
+        })
     });
     e.register_fn("zone", |ctx: NativeCallContext, c: INT| {
         with(&ctx, |w| {

@@ -130,8 +130,11 @@ impl<'p> Game<'p> {
             .collect();
         let cs = &self.state.cards[c as usize];
         CardView {
-            name: self.card_name(c),
-            card_type: Program::short(self.card_type(c)).to_string(),
+            def: cs.def,
+            treated: cs
+                .treat
+                .as_ref()
+                .map(|t| Program::short(&t.card_type).to_string()),
             owner: cs.owner,
             controller: cs.controller,
             zone: cs.zone.zone,
