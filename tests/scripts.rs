@@ -43,7 +43,7 @@ fn cases() -> Vec<PathBuf> {
 fn every_case_passes_and_its_log_matches_its_snapshot() {
     let (prog, mut session) = program();
     let cases = cases();
-    assert!(cases.len() >= 13, "too few cases: {}", cases.len());
+    assert!(cases.len() >= 14, "too few cases: {}", cases.len());
     for path in cases {
         let sc = scenario::load(&path, &mut session.sources).expect("a valid scenario");
         let r = runner::run(&prog, &sc).expect("names the game has");

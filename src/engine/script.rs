@@ -93,6 +93,8 @@ pub(super) enum Ask {
     OneOf { player: Seat, options: Vec<String> },
     /// Yes or no.
     YesNo { player: Seat, prompt: String },
+    /// A random number from `lo` to `hi`, drawn by the engine (no player is asked).
+    Random { lo: i64, hi: i64 },
 }
 
 /// A change a script asks for, done once it returns.
@@ -694,6 +696,19 @@ fn register_choices(e: &mut rhai::Engine) {
                 }))
             })?;
             picked.ok_or_else(|| ASKING.into())
+        },
+    );
+    e.register_fn(
+        "random",
+        |ctx: NativeCallContext, lo: INT, hi: INT| -> HostResult<INT> {
+            let k = with(&ctx, |w| {
+                let hi = hi.max(lo);
+                Ok(w.answer(Ask::Random { lo, hi }).map(|a| match a {
+                    Answer::Text(t) => t.parse::<INT>().unwrap_or(lo).clamp(lo, hi),
+                    _ => lo,
+                }))
+            })?;
+            k.ok_or_else(|| ASKING.into())
         },
     );
     e.register_fn(

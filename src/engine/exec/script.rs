@@ -3,12 +3,13 @@
 //! in order, one per step of the VM, each as the matching statement makes it (docs/engine.md,
 //! "Scripts").
 
-use crate::engine::agent::{Choice, Request, RequestKind};
+use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
 use crate::engine::script::{Ask, CardView, World, Write};
 use crate::engine::state::{CardId, Value};
 use crate::engine::{Frame, Game};
 use crate::ir::{self, Expr};
+use rand::RngExt;
 use rhai::{Array, Dynamic, INT};
 use std::collections::BTreeMap;
 
@@ -18,6 +19,10 @@ pub(in crate::engine) struct ScriptWrites {
     writes: Vec<Write>,
     next: usize,
 }
+
+/// The most random numbers one run of a script statement may draw (each one runs the script
+/// again from its start).
+const MAX_RANDOM_PICKS: usize = 64;
 
 /// The variables a change is made through (no fuda name can spell them).
 const CARDS: &str = "script·cards";
@@ -45,14 +50,34 @@ impl<'p> Game<'p> {
             .scripts
             .reads_stats(function, values.len())
             .unwrap_or(false);
-        let world = self.script_world(stats);
-        let dynamic = values.iter().map(dynamic_of).collect();
-        let Some((world, outcome)) = prog.scripts.run(function, dynamic, world) else {
-            let name = Program::short(function).to_string();
-            self.log_script_error(&name, "no script defines this function");
-            return Ok(Vec::new());
+        let start = self.answer_pos;
+        let mut picks = 0;
+        let (world, outcome) = loop {
+            self.answer_pos = start;
+            let world = self.script_world(stats);
+            let dynamic = values.iter().map(dynamic_of).collect();
+            let Some((world, outcome)) = prog.scripts.run(function, dynamic, world) else {
+                let name = Program::short(function).to_string();
+                self.log_script_error(&name, "no script defines this function");
+                return Ok(Vec::new());
+            };
+            // a random pick is drawn by the engine, kept with the answers, and the script
+            // runs again from its start with it
+            let Some(Ask::Random { lo, hi }) = world.ask else {
+                break (world, outcome);
+            };
+            if picks >= MAX_RANDOM_PICKS {
+                let at = Program::short(function).to_string();
+                let why = format!("it draws more than {MAX_RANDOM_PICKS} random numbers");
+                self.log_script_error(&at, &why);
+                return Ok(Vec::new());
+            }
+            picks = picks.saturating_add(1);
+            let k = self.random.random_range(lo..=hi);
+            self.answers.push(Answer::Text(k.to_string()));
+            self.log_line("random", format!("random pick: {k} (from {lo} to {hi})"));
         };
-        self.answer_pos = self.answer_pos.saturating_add(world.used);
+        self.answer_pos = start.saturating_add(world.used);
         if let Some(ask) = world.ask {
             // the cards the script revealed before asking are shown to the chooser
             let revealed: Vec<CardId> = world
@@ -185,6 +210,13 @@ impl<'p> Game<'p> {
                         card_id: None,
                     })
                     .collect(),
+            },
+            // drawn by the engine before a request is made (`exec_script`)
+            Ask::Random { .. } => Request {
+                player: 0,
+                kind: RequestKind::YesNo,
+                prompt: "random".into(),
+                options: Vec::new(),
             },
             Ask::YesNo { player, prompt } => Request {
                 player,
