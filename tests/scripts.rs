@@ -3,7 +3,8 @@
 //! a scenario played on PMV with that pack loaded: a loop, two choices replayed, a verb called,
 //! and each hostile script (an endless loop, a huge string, a huge array, deep recursion, a
 //! missing host function, a throw, a forged card handle) stopping its effect with one log line
-//! while the game goes on. Each case's log is a snapshot.
+//! while the game goes on. Each case's log is a snapshot; random games with every scripted card
+//! keep the invariants of `support`.
 
 use fuda::base::diagnostic::{self, RenderOptions};
 use fuda::engine::Program;
@@ -135,4 +136,49 @@ fn a_scripted_pack_round_trips_through_the_cache() {
         compiled.symbols.script_functions
     );
     assert_eq!(loaded.pack.scripts.len(), src.scripts.len());
+}
+
+/// Random games of PMV whose decks hold every scripted command (hostile ones included) end, keep
+/// every card in one zone, and the hostile scripts only stop their own effects.
+#[test]
+fn random_games_with_scripted_cards_keep_the_invariants() {
+    use crate::support::{options, random_agents, step_to_end, zone_problems};
+    use fuda::engine::Game;
+    let (prog, _) = program();
+    let scripted: Vec<u32> = prog
+        .cards
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| c.id.starts_with("scripted:"))
+        .map(|(i, _)| u32::try_from(i).expect("few cards"))
+        .collect();
+    let child = prog.find_card("人里の子供").expect("a PMV character");
+    let meirin = prog
+        .find_card("紅魔館の門番“紅 美鈴”")
+        .expect("a PMV character");
+    let mut deck = Vec::new();
+    for _ in 0..2 {
+        deck.extend(&scripted);
+    }
+    while deck.len() < 50 {
+        deck.push(if deck.len() % 2 == 0 { child } else { meirin });
+    }
+    let mut stopped = 0;
+    for seed in 0..6 {
+        let decks = vec![deck.clone(), deck.clone()];
+        let mut game = Game::new(&prog, &decks, None, &options(seed));
+        let mut agents = random_agents(seed);
+        let stepped = step_to_end(&mut game, &mut agents, |g, _| {
+            let problems = zone_problems(g, 100);
+            assert!(problems.is_empty(), "seed {seed}: {problems:?}");
+        });
+        assert!(stepped.repeated.is_empty(), "{:?}", stepped.repeated);
+        assert!(game.outcome().is_some(), "seed {seed}: the game ends");
+        stopped += game
+            .log()
+            .iter()
+            .filter(|l| l.text.contains("script stops"))
+            .count();
+    }
+    assert!(stopped > 0, "some hostile script was played and stopped");
 }
