@@ -125,6 +125,26 @@ card "ベンチ・探索" {
     shuffle your.deck
   }
 }
+
+card "ベンチ・スクリプト" {
+  // draw 3 as a pack script (BENCH_SCRIPT): the same effect as 文々。新聞, through rhai
+  number: "B03"
+  type: command
+  cost: 0
+  nodes: 1
+
+  play {
+    script bench_draw(you, 3)
+  }
+}
+"#;
+
+/// The bench pack's script: the effect of 文々。新聞 (draw 3) as a rhai function, to compare
+/// a script's cost with the same effect in fuda (`script_draw` against `draw`).
+const BENCH_SCRIPT: &str = r#"
+fn bench_draw(p, n) {
+    run_verb("draw", [n, p]);
+}
 "#;
 
 const BENCH_MANIFEST: &str =
@@ -144,7 +164,10 @@ fn load_effects() -> Program {
             BENCH_PACK.as_bytes().to_vec(),
         )],
         unreadable: Vec::new(),
-        scripts: Vec::new(),
+        scripts: vec![(
+            "<bench>/scripts/bench.rhai".into(),
+            BENCH_SCRIPT.as_bytes().to_vec(),
+        )],
         refused: Vec::new(),
     });
     s.finish();
@@ -167,6 +190,7 @@ mod names {
     pub const DESTROY: &str = "ベンチ・対象破棄"; // B01
     pub const LUNASA: &str = "騒霊ヴァイオリスト“ルナサ・プリズムリバー”"; // 066: if count(...) >= 3 { draw 1 }
     pub const SEARCH: &str = "ベンチ・探索"; // B02
+    pub const SCRIPT_DRAW: &str = "ベンチ・スクリプト"; // B03: script bench_draw(you, 3)
     pub const REIMU: &str = "楽園の素敵な巫女“博麗 霊夢”"; // 006: gamma when this attacked { may draw 1 }
     pub const KEINE: &str = "歴史を喰らう守護者“上白沢 慧音”"; // 008: continuous while … { this.power += +1/+1 }
     pub const MOKOU: &str = "不死の煙“藤原 妹紅”"; // 011: replacement instead of moves(… underworld) { move this to hand }
@@ -445,7 +469,7 @@ fn table(prog: &Program) -> Table {
         put(name, 0, "pmv:field", &mut placements);
     }
     // the play area: the spells and commands being resolved
-    for name in [NEWSPAPER, DESTROY, SEARCH] {
+    for name in [NEWSPAPER, DESTROY, SEARCH, SCRIPT_DRAW] {
         put(name, 0, "pmv:play_area", &mut placements);
     }
     // p2's field: three characters (妹紅 replaces its destruction) and an illusion
@@ -487,6 +511,16 @@ fn effects(prog: &Program, t: &Table) -> Vec<Effect> {
             name: "draw",
             what: "文々。新聞: draw 3",
             ir: IrRun::Effect(id(NEWSPAPER), 0, Vec::new()),
+            native: Box::new(|n, s| {
+                n.draw(s, 0, 3);
+                Value::Absent
+            }),
+            shuffles: false,
+        },
+        Effect {
+            name: "script_draw",
+            what: "ベンチ・スクリプト: script bench_draw(you, 3) (draw 3 in rhai: compare with draw)",
+            ir: IrRun::Effect(id(SCRIPT_DRAW), 0, Vec::new()),
             native: Box::new(|n, s| {
                 n.draw(s, 0, 3);
                 Value::Absent

@@ -15,17 +15,25 @@ use std::path::Path;
 /// (`super::*` in a submodule).
 const LAYERS: &[(&str, &[&str])] = &[
     ("base::source", &[]),
+    ("base::script", &[]),
     ("base::diagnostic", &["base::source"]),
     ("ir", &["base"]),
     ("compiler::lex", &["base"]),
     ("compiler::ast", &["base::source"]),
+    ("compiler::script", &["base"]),
     (
         "compiler::parse",
         &["base", "compiler::lex", "compiler::ast"],
     ),
     (
         "compiler::resolve",
-        &["base", "ir", "compiler::ast", "compiler::parse"],
+        &[
+            "base",
+            "ir",
+            "compiler::ast",
+            "compiler::parse",
+            "compiler::script",
+        ],
     ),
     (
         "compiler::format",

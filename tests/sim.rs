@@ -171,8 +171,8 @@ fn same_seed_same_summary_whatever_the_threads_ws() {
     assert_eq!(one.draws, 0, "WS games end with a winner");
 }
 
-/// A mod pack in simulated games: the example pack's cards (and its own counter, event, verb
-/// and rule) are played, the games end with a winner, and the summary does not depend on the
+/// A mod pack in simulated games: the example pack's cards (and its own counter, event, verb,
+/// rule and script) are played, the games end with a winner, and the summary does not depend on the
 /// thread count.
 #[test]
 fn same_seed_same_summary_whatever_the_threads_mod_pack() {
@@ -190,7 +190,7 @@ fn same_seed_same_summary_whatever_the_threads_mod_pack() {
         .iter()
         .filter(|c| c.id.starts_with("night_parade:"))
         .collect();
-    assert_eq!(parade.len(), 5, "the pack's five cards are in deck A");
+    assert_eq!(parade.len(), 6, "the pack's six cards are in deck A");
     assert!(
         parade.iter().all(|c| c.played > 0),
         "every card of the pack is played: {parade:#?}"

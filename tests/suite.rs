@@ -39,6 +39,8 @@ mod pulse_game;
 mod scenario_format;
 #[path = "scenarios.rs"]
 mod scenarios;
+#[path = "scripts.rs"]
+mod scripts;
 #[path = "sim.rs"]
 mod sim;
 #[path = "slots.rs"]

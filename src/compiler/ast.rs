@@ -509,6 +509,8 @@ pub enum StmtKind {
     Treat(Expr, Ident, Vec<FieldEntry>),
     /// `emit event(args)`.
     Emit(Ident, Vec<Arg>),
+    /// `script function(args)`: a function of the pack's scripts, its arguments in order.
+    Script(Ident, Vec<Expr>),
     /// `choose one [(p)] { option "…" { } … }`.
     ChooseOne(Option<Expr>, Vec<(Str, Block)>),
     /// `win p`.

@@ -9,3 +9,4 @@ pub mod format;
 pub mod lex;
 pub mod parse;
 pub mod resolve;
+pub mod script;

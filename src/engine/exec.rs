@@ -10,7 +10,10 @@ mod cards;
 mod events;
 mod flow;
 mod modify;
+mod script;
 mod visibility;
+
+pub(super) use script::ScriptWrites;
 
 pub(super) use flow::spread_runs;
 
@@ -119,6 +122,7 @@ impl<'p> Game<'p> {
             Stmt::Shuffle { zone } => self.exec_shuffle(zone)?,
             Stmt::Cancel { event, subject } => self.exec_cancel(event, subject.as_ref())?,
             Stmt::Emit { event, args } => self.exec_emit(event, args)?,
+            Stmt::Script { function, args } => return self.exec_script(function, args),
             Stmt::Win { player } => self.exec_win(player)?,
             Stmt::Lose { player } => self.exec_lose(player)?,
             Stmt::DrawGame => self.end(Outcome::Draw),

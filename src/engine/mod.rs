@@ -32,6 +32,7 @@ mod moves;
 mod payable;
 mod player_keywords;
 pub mod program;
+pub mod script;
 mod slots;
 mod stat_queries;
 pub mod state;
@@ -235,6 +236,8 @@ enum Frame<'p> {
     /// The single changes of a statement still to make, one per step (a ruleset with
     /// interrupt rules: they run between two).
     Changes(Box<interrupts::Changes<'p>>),
+    /// The changes a script recorded, made in order, one per step.
+    Script(Box<exec::ScriptWrites>),
 }
 
 /// Game options.
@@ -720,6 +723,7 @@ impl<'p> Game<'p> {
                 self.changes_step();
                 Ok(())
             }
+            Frame::Script(_) => self.script_step(),
         }
     }
 

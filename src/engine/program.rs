@@ -116,6 +116,8 @@ pub struct Program {
     /// The other rules (indices into the ruleset's rules), in declaration order: they run at
     /// check timings only.
     pub check_rules: Vec<usize>,
+    /// The packs' scripts, compiled once (`src/engine/script.rs`).
+    pub scripts: super::script::Scripts,
 }
 
 impl Program {
@@ -134,6 +136,7 @@ impl Program {
         let carried = attributes_meaning(&ruleset, ir::AttributeSemantics::Carried);
         let core = |m: ir::CoreEvent| core_event(&ruleset, m);
         Ok(Program {
+            scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
             meta: ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable),
             has_continuous: has_continuous(&cards),

@@ -69,6 +69,19 @@ pub struct Pack {
     pub ruleset: Option<Ruleset>,
     /// Cards, in source order.
     pub cards: Vec<Card>,
+    /// The pack's scripts (`.rhai` files), sorted by path.
+    #[serde(default)]
+    pub scripts: Vec<Script>,
+}
+
+/// A pack script: a `.rhai` file whose functions `script f(…)` statements call
+/// (docs/language.md, "Scripts").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Script {
+    /// Its path inside the pack (`scripts/reveal.rhai`).
+    pub path: String,
+    /// Its text, compiled once when a game's program is built.
+    pub source: String,
 }
 
 /// Everything a game declares.
@@ -1058,6 +1071,14 @@ pub enum Stmt {
         card_type: Id,
         /// Fields and stats they get.
         fields: BTreeMap<String, Expr>,
+    },
+    /// Call a function of a pack script: it reads the game, asks its choices, and its
+    /// changes happen in order once it returns (docs/engine.md, "Scripts").
+    Script {
+        /// The function: `pack:name`, the pack whose scripts define it.
+        function: Id,
+        /// The arguments, in order.
+        args: Vec<Expr>,
     },
     /// Emit an event.
     Emit {

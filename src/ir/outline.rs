@@ -248,6 +248,10 @@ fn line_of(s: &Stmt) -> String {
         }
         Stmt::Cancel { event, subject } => cancel(event, subject),
         Stmt::Emit { event, args } => format!("emit {}({})", short(event), named(args)),
+        Stmt::Script { function, args } => {
+            let args: Vec<String> = args.iter().map(expr).collect();
+            format!("run script {}({})", short(function), args.join(", "))
+        }
         Stmt::Win { player } => format!("{} wins", expr(player)),
         Stmt::Lose { player } => format!("{} loses", expr(player)),
         Stmt::DrawGame => "the game is a draw".into(),

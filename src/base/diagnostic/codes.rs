@@ -110,6 +110,10 @@ codes! {
     RESOLVE_INVALID_SLOT_CHOICE = "fuda::resolve::invalid_slot_choice";
     /// Too many or too few arguments.
     RESOLVE_WRONG_ARITY = "fuda::resolve::wrong_arity";
+    /// A `script` statement names no function of the pack's scripts (or its required packs').
+    RESOLVE_UNKNOWN_SCRIPT_FUNCTION = "fuda::resolve::unknown_script_function";
+    /// A pack script (`.rhai` file) that does not compile.
+    SCRIPT_SYNTAX = "fuda::script::syntax";
     /// A value of the wrong type.
     RESOLVE_TYPE_MISMATCH = "fuda::resolve::type_mismatch";
     /// A pair literal where no composite stat is expected.

@@ -85,6 +85,8 @@ pub struct PackMeta {
     pub manifest: Option<(FileId, Span)>,
     /// Where each requirement is written, in `requires` order.
     pub requires_at: Vec<(FileId, Span)>,
+    /// The pack's scripts that compiled, sorted by path (`crate::compiler::script::check`).
+    pub scripts: Vec<crate::compiler::script::Script>,
 }
 
 /// A compiled pack and what packs that require it need.
@@ -113,6 +115,7 @@ pub fn compile(
     for d in deps {
         sym.merge(&d.symbols);
     }
+    sym.add_script_functions(&meta.name, &meta.scripts);
     let mut ruleset = ir::Ruleset {
         id: meta.game.clone(),
         players: 2,
@@ -164,6 +167,14 @@ pub fn compile(
             requires: meta.requires.clone(),
             ruleset,
             cards,
+            scripts: meta
+                .scripts
+                .iter()
+                .map(|s| ir::Script {
+                    path: s.path.clone(),
+                    source: s.source.clone(),
+                })
+                .collect(),
         },
         symbols: sym,
         spans,

@@ -9,7 +9,7 @@ use crate::base::source::{FileId, Span};
 use crate::compiler::ast::{self, Decl};
 use crate::ir::{self, Type};
 use serde::{Deserialize, Serialize};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::hash::Hash;
 
 /// Where a symbol was declared: for duplicate-declaration diagnostics.
@@ -157,6 +157,22 @@ pub struct Symbols {
     pub name_rules: Vec<ir::NormRule>,
     /// Where each name was declared (duplicate checks): (namespace, name) → origin.
     pub origins: HashMap<(String, String), Origin>,
+    /// Functions of pack scripts by name: each definition's number of parameters, its id
+    /// (`pack:name`) and the script's path (the first script of a pack, by path, defining a
+    /// name with a number of parameters is the one called).
+    #[serde(default)]
+    pub script_functions: BTreeMap<String, Vec<ScriptFnSym>>,
+}
+
+/// A function of a pack script, as `script f(…)` calls it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ScriptFnSym {
+    /// How many arguments it takes.
+    pub arity: usize,
+    /// Its id: `pack:name`.
+    pub id: String,
+    /// The script that defines it, inside its pack.
+    pub path: String,
 }
 
 impl Symbols {
@@ -186,11 +202,45 @@ impl Symbols {
         add_all(&mut self.field_names, &other.field_names);
         add_all(&mut self.relations, &other.relations);
         add_all(&mut self.origins, &other.origins);
+        for (name, defs) in &other.script_functions {
+            let into = self.script_functions.entry(name.clone()).or_default();
+            for d in defs {
+                if !into.iter().any(|x| x.arity == d.arity) {
+                    into.push(d.clone());
+                }
+            }
+        }
         if self.number_rules.is_empty() {
             self.number_rules = other.number_rules.clone();
         }
         if self.name_rules.is_empty() {
             self.name_rules = other.name_rules.clone();
+        }
+    }
+}
+
+impl Symbols {
+    /// Adds the functions of a pack's scripts (its own come before its requirements': a name
+    /// and number of parameters the pack defines again is the pack's).
+    pub fn add_script_functions(
+        &mut self,
+        pack: &str,
+        scripts: &[crate::compiler::script::Script],
+    ) {
+        for s in scripts {
+            for (name, arity, _) in &s.functions {
+                let defs = self.script_functions.entry(name.clone()).or_default();
+                let def = ScriptFnSym {
+                    arity: *arity,
+                    id: format!("{pack}:{name}"),
+                    path: s.path.clone(),
+                };
+                match defs.iter_mut().find(|d| d.arity == *arity) {
+                    Some(d) if d.id != def.id => *d = def,
+                    Some(_) => {}
+                    None => defs.push(def),
+                }
+            }
         }
     }
 }

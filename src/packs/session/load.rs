@@ -167,6 +167,7 @@ impl Session {
                 requires,
                 manifest: Some((id, name_span)),
                 requires_at,
+                scripts: Vec::new(),
             },
             reqs,
             files_at,

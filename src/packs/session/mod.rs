@@ -197,7 +197,7 @@ impl Session {
     /// when the pack is refused (nothing of it is loaded).
     pub fn compile_source(&mut self, src: PackSource) -> Option<usize> {
         let files = self.register_files(&src);
-        let checked = match &src.manifest_text {
+        let mut checked = match &src.manifest_text {
             Some(text) => self.manifest(&src.manifest_path, text)?,
             None => load::CheckedManifest {
                 meta: self.lone_meta(&src, &files.decoded)?,
@@ -205,14 +205,15 @@ impl Session {
                 files_at: Vec::new(),
             },
         };
-        let meta = &checked.meta;
-        if let Some(i) = self.pack_index(&meta.name) {
-            return self.same_pack(i, meta, &src);
+        if let Some(i) = self.pack_index(&checked.meta.name) {
+            return self.same_pack(i, &checked.meta, &src);
         }
-        if self.rejected.contains(&meta.name) {
+        if self.rejected.contains(&checked.meta.name) {
             // Refused already, and reported where it was.
             return None;
         }
+        checked.meta.scripts = self.check_scripts(&src);
+        let meta = &checked.meta;
         let home = PackHome {
             dir: src.dir.as_ref().and_then(|d| d.canonicalize().ok()),
             manifest: meta.manifest,
@@ -227,12 +228,18 @@ impl Session {
         };
         let valid = files.valid && requirements_met;
 
-        // A cached copy, when the pack and everything it builds on are unchanged.
+        // A cached copy, when the pack (its scripts too) and everything it builds on are
+        // unchanged.
         let key = match (&self.cache, &src.manifest_text, valid) {
             (Some(_), Some(manifest), true) => {
                 let dep_keys: Vec<String> = deps.iter().map(|i| self.keys[*i].clone()).collect();
+                let hashed = if src.scripts.is_empty() {
+                    std::borrow::Cow::Borrowed(&src.files)
+                } else {
+                    std::borrow::Cow::Owned(src.files.iter().chain(&src.scripts).cloned().collect())
+                };
                 (dep_keys.iter().all(|k| !k.is_empty()))
-                    .then(|| Cache::key(manifest, &src.files, &dep_keys))
+                    .then(|| Cache::key(manifest, &hashed, &dep_keys))
             }
             _ => None,
         };
@@ -250,6 +257,28 @@ impl Session {
             self.rejected.push(meta.name.clone());
         }
         i
+    }
+
+    /// Checks the pack's scripts (`.rhai` files; each registered as a source, so a syntax
+    /// error is reported at its line and column): those that compile, sorted by path.
+    fn check_scripts(&mut self, src: &PackSource) -> Vec<crate::compiler::script::Script> {
+        let folder = src
+            .manifest_path
+            .strip_suffix("pack.toml")
+            .unwrap_or_default()
+            .to_string();
+        let mut out = Vec::new();
+        for (path, bytes) in &src.scripts {
+            let Some(file) = self.add_source(path, bytes) else {
+                continue;
+            };
+            let text = self.sources.get(file).text.clone();
+            let inside = path.strip_prefix(folder.as_str()).unwrap_or(path);
+            if let Some(s) = crate::compiler::script::check(inside, &text, file, &mut self.diags) {
+                out.push(s);
+            }
+        }
+        out
     }
 
     /// Registers every file of `src` first, so a pack's files get consecutive ids (the cache
@@ -504,6 +533,7 @@ impl Session {
             requires,
             manifest: Some((id, game_span)),
             requires_at,
+            scripts: Vec::new(),
         })
     }
 

@@ -86,6 +86,14 @@ impl Builder<'_> {
                 let ev = self.ident(it.next().expect("grammar"));
                 StmtKind::Emit(ev, self.call_args(it.next()))
             }
+            Rule::script_stmt => {
+                let function = self.ident(it.next().expect("grammar"));
+                let args = it
+                    .next()
+                    .map(|a| children(a).map(|e| self.expr(e)).collect())
+                    .unwrap_or_default();
+                StmtKind::Script(function, args)
+            }
             Rule::win_stmt => StmtKind::Win(self.next_expr(&mut it)),
             Rule::goes_first_stmt => StmtKind::GoesFirst(self.next_expr(&mut it)),
             Rule::lose_stmt => StmtKind::Lose(self.next_expr(&mut it)),

@@ -12,6 +12,7 @@ mod continuous;
 mod events;
 mod flow;
 mod modify;
+mod script;
 mod window;
 
 use cards::KeywordChange;
@@ -130,6 +131,7 @@ impl<'a> Ctx<'a> {
             // Events and moments (events.rs), windows (window.rs), the game's end.
             StmtKind::Cancel(ev, of) => return self.resolve_cancel(ev, of),
             StmtKind::Emit(ev, args) => return self.resolve_emit(ev, args, s.span),
+            StmtKind::Script(f, args) => return self.resolve_script(f, args, s.span),
             StmtKind::Reach(m) => return self.resolve_reach(m),
             StmtKind::ReachOf(m, p) => return self.resolve_reach_of(m, p),
             StmtKind::Check => Stmt::Check,
