@@ -107,6 +107,12 @@ fn cached_ir_equals_compiled_ir() {
     let second = run();
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(first.packs.len(), second.packs.len());
+    assert_eq!(first.cache_hits, 0, "the first run compiles every pack");
+    assert_eq!(
+        second.cache_hits,
+        second.packs.len(),
+        "the second run loads every pack from the cache"
+    );
     for (a, b) in first.packs.iter().zip(&second.packs) {
         assert_eq!(
             a.pack, b.pack,

@@ -128,8 +128,9 @@ pub struct Ruleset {
     /// The moment an effect lasts until when its text names no duration (PM: end of turn);
     /// `null`: while its card stays in its zone.
     pub default_duration: Option<Id>,
-    /// Who orders triggered abilities that wait at once (left out when `controller`, the default).
-    #[serde(default, skip_serializing_if = "TriggerOrder::is_default")]
+    /// Who orders triggered abilities that wait at once (`controller` by default). Always
+    /// written: the compiled-pack cache's format (postcard) cannot read a field left out.
+    #[serde(default)]
     pub trigger_order: TriggerOrder,
     /// `setup { … }`: run once when a game starts, the first player resolving it.
     pub setup: Vec<Stmt>,

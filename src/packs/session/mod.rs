@@ -50,6 +50,8 @@ pub struct Session {
     keys: Vec<String>,
     /// The compiled-pack cache, if enabled.
     pub cache: Option<Cache>,
+    /// How many packs were loaded from the cache rather than compiled.
+    pub cache_hits: usize,
     /// Do not check the decks of the packs named (`compile` and `explain`: a deck is no part
     /// of a pack's IR).
     pub skip_decks: bool,
@@ -246,6 +248,7 @@ impl Session {
         if let (Some(cache), Some(key)) = (&self.cache, &key) {
             let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
             if let Some(compiled) = cache.load(key, files.base, &dep_refs, &mut self.diags) {
+                self.cache_hits += 1;
                 self.packs.push(compiled);
                 self.keys.push(key.clone());
                 self.homes.push(home);
