@@ -455,17 +455,10 @@ fn a_million_lines() {
 
 // ───────────────────────────── the command line ─────────────────────────────
 
+/// Runs the `fuda` binary: exit code and stderr.
 fn fuda(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .env("FUDA_NO_CACHE", "1")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run fuda");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    let (code, _, err) = crate::support::run_fuda(args);
+    (code, err)
 }
 
 /// `fuda check file.deck` checks that deck against its pack; a pack folder's decks are counted.

@@ -11,21 +11,10 @@ use fuda::base::diagnostic::{self, RenderOptions};
 use fuda::packs::manifest::{MAX_CARDS, MAX_FILES, MAX_FILE_BYTES};
 use fuda::packs::Session;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 /// Runs the `fuda` binary: exit code, stdout, stderr.
 fn fuda(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_fuda"))
-        .args(args)
-        .env("FUDA_NO_CACHE", "1")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run fuda");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    crate::support::run_fuda(args)
 }
 
 /// A fresh, empty folder `target/test-packs/<name>`.

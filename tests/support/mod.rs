@@ -313,3 +313,19 @@ pub fn decks_for(l: &Loaded, seed: u64) -> Vec<Vec<u32>> {
         vec![b, a]
     }
 }
+
+/// Runs the `fuda` binary (no compiled-pack cache, no colours): its exit code, stdout and
+/// stderr.
+pub fn run_fuda(args: &[&str]) -> (i32, String, String) {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_fuda"))
+        .args(args)
+        .env("FUDA_NO_CACHE", "1")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run fuda");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

@@ -197,20 +197,7 @@ impl Game<'_> {
         }
         let options = cands
             .iter()
-            .map(|c| {
-                let visible = self.visible_to(*c, who);
-                let name = self.card_name(*c);
-                Choice {
-                    label: if visible {
-                        name.clone()
-                    } else {
-                        "a hidden card".into()
-                    },
-                    action: None,
-                    card: visible.then_some(name),
-                    card_id: Some(*c),
-                }
-            })
+            .map(|c| self.card_option(*c, self.visible_to(*c, who)))
             .collect();
         let req = Request {
             player: who,
@@ -308,6 +295,22 @@ impl Game<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A card as an option of a request: by name when the chooser may see it (`visible`), else
+    /// as "a hidden card".
+    pub(in crate::engine) fn card_option(&self, c: CardId, visible: bool) -> Choice {
+        let name = self.card_name(c);
+        Choice {
+            label: if visible {
+                name.clone()
+            } else {
+                "a hidden card".into()
+            },
+            action: None,
+            card: visible.then_some(name),
+            card_id: Some(c),
+        }
     }
 }
 

@@ -176,18 +176,7 @@ impl<'p> Game<'p> {
                 let options = cards
                     .iter()
                     .map(|c| {
-                        let visible = self.visible_to(*c, player) || revealed.contains(c);
-                        let name = self.card_name(*c);
-                        Choice {
-                            label: if visible {
-                                name.clone()
-                            } else {
-                                "a hidden card".into()
-                            },
-                            action: None,
-                            card: visible.then_some(name),
-                            card_id: Some(*c),
-                        }
+                        self.card_option(*c, self.visible_to(*c, player) || revealed.contains(c))
                     })
                     .collect();
                 Request {
