@@ -349,7 +349,7 @@ const LISTED_NAMES: usize = 12;
 
 /// When no name is close to an unknown one, what there is: "the names known here: a, b, c" (sorted, at most
 /// `LISTED_NAMES`, then how many more); none when there is nothing of the kind.
-fn known_names(mut names: Vec<&str>) -> Option<String> {
+pub(super) fn known_names(mut names: Vec<&str>) -> Option<String> {
     names.sort_unstable();
     names.dedup();
     if names.is_empty() {

@@ -1,7 +1,7 @@
 //! Statements that call by name: verbs, procedures, layers applied by name, and the
 //! arguments they are given.
 
-use crate::base::diagnostic::{codes, did_you_mean, Diagnostic};
+use crate::base::diagnostic::{codes, did_you_mean, edit_distance, Diagnostic};
 use crate::base::source::Span;
 use crate::compiler::ast;
 use crate::compiler::resolve::scope::{Ctx, Ty};
@@ -10,7 +10,8 @@ use crate::ir::{Expr, Stmt, Type};
 use std::collections::BTreeMap;
 
 /// Fixed words that may end the previous statement: a misspelt `effect` after `negate x`
-/// reads as a call, so they are candidates for an unknown verb's did-you-mean.
+/// reads as a call, so they are candidates for an unknown verb's did-you-mean — one edit away
+/// only (`effetc`), so that a word of the game's is never met with `text`.
 const STATEMENT_TAIL_WORDS: [&str; 7] = [
     "text",
     "effect",
@@ -129,16 +130,29 @@ impl<'a> Ctx<'a> {
             .chain(sym.procedures.keys())
             .chain(layers_by_name)
             .map(String::as_str)
-            .chain(STATEMENT_TAIL_WORDS)
             .collect();
-        let help = did_you_mean(&name.name, names).or_else(|| {
-            self.lookup(&name.name).map(|_| {
-                format!(
-                    "`{}` is a variable; a statement starts with a verb",
-                    name.name
-                )
+        let tail_word = STATEMENT_TAIL_WORDS
+            .into_iter()
+            .find(|w| edit_distance(w, &name.name) == 1)
+            .map(|w| format!("did you mean `{w}`?"));
+        let help = did_you_mean(&name.name, names.iter().copied())
+            .or(tail_word)
+            .or_else(|| {
+                self.lookup(&name.name).map(|_| {
+                    format!(
+                        "`{}` is a variable; a statement starts with a verb",
+                        name.name
+                    )
+                })
             })
-        });
+            .or_else(|| {
+                crate::compiler::resolve::scope::known_names(names).map(|known| {
+                    known.replace(
+                        "the names known here",
+                        "the verbs and procedures of the game",
+                    )
+                })
+            });
         for a in args {
             self.expr(&a.value);
         }
