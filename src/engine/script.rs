@@ -373,11 +373,7 @@ impl World {
 
     /// A zone index by name.
     fn zone(&self, name: &str) -> Result<u16, String> {
-        self.names
-            .zones
-            .get(name)
-            .copied()
-            .ok_or_else(|| format!("unknown zone `{name}`"))
+        index_of(&self.names.zones, "zone", name)
     }
 
     /// A player's zone's cards, top first.
@@ -602,14 +598,10 @@ fn register_reads(e: &mut rhai::Engine) {
                 return Err("stats cannot be read here".into());
             }
             let card = &w.cards[w.card(c)? as usize];
-            let s = w
-                .names
-                .stats
-                .get(stat)
-                .ok_or_else(|| format!("unknown stat `{stat}`"))?;
+            let s = index_of(&w.names.stats, "stat", stat)?;
             Ok(card
                 .stats
-                .get(usize::from(*s))
+                .get(usize::from(s))
                 .copied()
                 .flatten()
                 .unwrap_or(0))
@@ -620,11 +612,7 @@ fn register_reads(e: &mut rhai::Engine) {
         |ctx: NativeCallContext, c: INT, state: &str| {
             with(&ctx, |w| {
                 let card = &w.cards[w.card(c)? as usize];
-                let s = w
-                    .names
-                    .states
-                    .get(state)
-                    .ok_or_else(|| format!("unknown state `{state}`"))?;
+                let s = index_of(&w.names.states, "state", state)?;
                 Ok(card.states & (1u64 << s) != 0)
             })
         },
@@ -634,14 +622,10 @@ fn register_reads(e: &mut rhai::Engine) {
         |ctx: NativeCallContext, p: INT, counter: &str| {
             with(&ctx, |w| {
                 let p = w.player(p)?;
-                let k = w
-                    .names
-                    .counters
-                    .get(counter)
-                    .ok_or_else(|| format!("unknown counter `{counter}`"))?;
+                let k = index_of(&w.names.counters, "counter", counter)?;
                 Ok(w.player_counters
                     .get(usize::from(p))
-                    .and_then(|cs| cs.get(usize::from(*k)))
+                    .and_then(|cs| cs.get(usize::from(k)))
                     .copied()
                     .unwrap_or(0))
             })
@@ -822,11 +806,7 @@ fn register_writes(e: &mut rhai::Engine) {
         |ctx: NativeCallContext, p: INT, counter: &str, n: INT| {
             with(&ctx, |w| {
                 let player = w.player(p)?;
-                let counter = *w
-                    .names
-                    .counters
-                    .get(counter)
-                    .ok_or_else(|| format!("unknown counter `{counter}`"))?;
+                let counter = index_of(&w.names.counters, "counter", counter)?;
                 w.writes.push(Write::Count {
                     player,
                     counter,
@@ -841,11 +821,7 @@ fn register_writes(e: &mut rhai::Engine) {
         |ctx: NativeCallContext, c: INT, state: &str| {
             with(&ctx, |w| {
                 let card = w.card(c)?;
-                let state = *w
-                    .names
-                    .states
-                    .get(state)
-                    .ok_or_else(|| format!("unknown state `{state}`"))?;
+                let state = index_of(&w.names.states, "state", state)?;
                 w.writes.push(Write::SetState { card, state });
                 Ok(())
             })
@@ -884,11 +860,7 @@ fn modify_write(
     until: Option<&str>,
 ) -> Result<(), String> {
     let card = w.card(c)?;
-    let s = *w
-        .names
-        .stats
-        .get(stat)
-        .ok_or_else(|| format!("unknown stat `{stat}`"))?;
+    let s = index_of(&w.names.stats, "stat", stat)?;
     if !w
         .names
         .plain_stats
@@ -969,4 +941,13 @@ fn value_of(w: &World, d: &Dynamic, types: &[ir::Type]) -> Result<super::state::
         return Ok(Value::Text(d.to_string()));
     }
     Err(format!("a verb cannot take {}", d.type_name()))
+}
+
+/// The index of a ruleset name a script gave (a zone, stat, state or counter), or the error
+/// naming it.
+fn index_of(table: &HashMap<String, u16>, what: &str, name: &str) -> Result<u16, String> {
+    table
+        .get(name)
+        .copied()
+        .ok_or_else(|| format!("unknown {what} `{name}`"))
 }
