@@ -38,14 +38,15 @@ pub struct Builder<'d> {
     pub(super) slip_reported: Option<usize>,
 }
 
-/// What a value alone needs to know of the statement before it.
-#[derive(Debug, Clone)]
+/// What a value alone needs to know of the statement before it (spans only: it is kept for
+/// every statement built, and read only on an error).
+#[derive(Debug, Clone, Copy)]
 pub(super) struct PrevStmt {
     /// Where it ends.
     pub end: usize,
     /// When it is a call without parentheses given one argument (`mayy draw`, `draw 1`): the
-    /// verb, the argument's span, and whether the argument is a plain name.
-    pub bare_call: Option<(Ident, Span, bool)>,
+    /// verb's span, the argument's span, and whether the argument is a plain name.
+    pub bare_call: Option<(Span, Span, bool)>,
 }
 
 impl PrevStmt {
@@ -55,7 +56,7 @@ impl PrevStmt {
         let bare_call = match &stmt.kind {
             StmtKind::Call(name, args, None) => match args.as_slice() {
                 [Arg { name: None, value }] if value.span.end == stmt.span.end => Some((
-                    name.clone(),
+                    name.span,
                     value.span,
                     matches!(value.kind, ExprKind::Name(_)),
                 )),

@@ -121,13 +121,11 @@ pub fn compile(
         players: 2,
         ..Default::default()
     };
-    let allowed;
-    let units = if deps.iter().any(|d| !d.symbols.game.is_empty()) {
-        allowed = mod_pack::without_refused(meta, units, diags);
-        &allowed[..]
-    } else {
-        units
-    };
+    let mod_pack = deps.iter().any(|d| !d.symbols.game.is_empty());
+    let allowed = mod_pack
+        .then(|| mod_pack::without_refused(meta, units, diags))
+        .flatten();
+    let units = allowed.as_deref().unwrap_or(units);
     let collected = collect_declarations(meta, units, sources, &mut ruleset, diags);
     declare_names(meta, &collected.decls, &mut sym, &mut ruleset, diags);
     let no_ruleset = !collected.has_ruleset && deps.iter().all(|d| d.symbols.game.is_empty());

@@ -16,39 +16,44 @@ use crate::base::source::{FileId, Span};
 use crate::compiler::ast::{Decl, GameDef, Item};
 
 /// Reports every declaration of `units` that a mod pack may not make (`meta` builds on a game
-/// pack: one of its requirements holds the game's ruleset), and returns the files without them,
-/// so that no later pass reads a refused declaration (a refused `turn` is not also a second
-/// `turn` of the game).
+/// pack: one of its requirements holds the game's ruleset). When there is one, returns the
+/// files without them, so that no later pass reads a refused declaration (a refused `turn` is
+/// not also a second `turn` of the game); `None` (nothing refused, nothing copied) otherwise.
 pub(super) fn without_refused(
     meta: &PackMeta,
     units: &[SourceUnit],
     diags: &mut Vec<Diagnostic>,
-) -> Vec<SourceUnit> {
-    units
-        .iter()
-        .map(|unit| SourceUnit {
-            file: unit.file,
-            items: unit
-                .items
-                .iter()
-                .filter(|it| match &it.item {
-                    Item::Game(g) => {
-                        diags.push(second_ruleset(meta, unit.file, g));
-                        false
-                    }
-                    Item::Decl(d) => match refuse(unit.file, d) {
-                        Some(refused) => {
-                            diags.push(refused);
-                            false
-                        }
-                        None => true,
-                    },
-                    Item::GameHeader(_) | Item::Card(_) => true,
-                })
-                .cloned()
-                .collect(),
-        })
-        .collect()
+) -> Option<Vec<SourceUnit>> {
+    let mut refused: Vec<(usize, usize)> = Vec::new();
+    for (u, unit) in units.iter().enumerate() {
+        for (i, it) in unit.items.iter().enumerate() {
+            let d = match &it.item {
+                Item::Game(g) => Some(second_ruleset(meta, unit.file, g)),
+                Item::Decl(d) => refuse(unit.file, d),
+                Item::GameHeader(_) | Item::Card(_) => None,
+            };
+            if let Some(d) = d {
+                diags.push(d);
+                refused.push((u, i));
+            }
+        }
+    }
+    (!refused.is_empty()).then(|| {
+        units
+            .iter()
+            .enumerate()
+            .map(|(u, unit)| SourceUnit {
+                file: unit.file,
+                items: unit
+                    .items
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| !refused.contains(&(u, *i)))
+                    .map(|(_, it)| it.clone())
+                    .collect(),
+            })
+            .collect()
+    })
 }
 
 /// The error for a mod pack's `game … { … }` ruleset.

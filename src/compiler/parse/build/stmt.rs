@@ -388,41 +388,34 @@ impl Builder<'_> {
         let same_line = |a: usize, b: usize| a <= b && !text(Span::new(a, b)).contains('\n');
         let slip = self
             .prev_stmt
-            .as_ref()
             .filter(|p| same_line(p.end, at.start))
-            .and_then(|p| p.bare_call.clone());
-        if let Some((verb, arg, arg_is_name)) = slip {
+            .and_then(|p| p.bare_call);
+        if let Some((verb_at, arg_at, arg_is_name)) = slip {
+            let (verb, arg) = (text(verb_at), text(arg_at));
             let statement_words = crate::compiler::lex::STATEMENT_WORDS.iter().copied();
-            let word = crate::base::diagnostic::closest(&verb.name, statement_words).filter(|w| {
-                arg_is_name && crate::base::diagnostic::edit_distance(w, &verb.name) <= 1
-            });
+            let word = crate::base::diagnostic::closest(verb, statement_words)
+                .filter(|w| arg_is_name && crate::base::diagnostic::edit_distance(w, verb) <= 1);
             if let Some(word) = word {
                 return Diagnostic::error(
                     codes::PARSE_SYNTAX,
                     self.file,
-                    verb.span,
-                    format!("unknown word `{}`", verb.name),
+                    verb_at,
+                    format!("unknown word `{verb}`"),
                     "not a word of the language",
                 )
                 .with_help(format!(
-                    "did you mean `{word}`? (as written, `{} {}` reads as a verb `{}` given `{}`)",
-                    verb.name,
-                    text(arg),
-                    verb.name,
-                    text(arg)
+                    "did you mean `{word}`? (as written, `{verb} {arg}` reads as a verb `{verb}` given `{arg}`)"
                 ));
             }
             return Diagnostic::error(
                 codes::PARSE_SYNTAX,
                 self.file,
                 at,
-                format!("a second argument of `{}` without parentheses", verb.name),
+                format!("a second argument of `{verb}` without parentheses"),
                 "a value alone does nothing",
             )
             .with_help(format!(
-                "a verb without parentheses takes one argument: write `{}({}, {})`",
-                verb.name,
-                text(arg),
+                "a verb without parentheses takes one argument: write `{verb}({arg}, {})`",
                 text(at)
             ));
         }
