@@ -188,16 +188,45 @@ enum Command {
         #[command(subcommand)]
         what: New,
     },
-    /// Print one card's IR and a readable outline of it.
+    /// Print one card's IR and a readable outline of it (with `--lang`, its printed text first).
     Explain {
         /// A pack folder or a `.fuda` file.
         path: PathBuf,
         /// The card (by name or number).
         #[arg(long, required = true)]
         card: String,
+        /// Also print the card's printed text in this language (`ja`, `en`).
+        #[arg(long, value_parser = lang_code)]
+        lang: Option<String>,
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// Print every card's printed text in a language, from its IR and the game's phrases.
+    Render {
+        /// Pack folders, folders of packs or `.fuda` files: their packs' cards are printed.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The language: `ja` or `en`.
+        #[arg(long, value_parser = lang_code)]
+        lang: String,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
+}
+
+/// A language code `--lang` accepts (`ja`, `en`), or the list of them.
+fn lang_code(code: &str) -> Result<String, String> {
+    match fuda::ir::render::Lang::from_code(code) {
+        Some(_) => Ok(code.to_string()),
+        None => Err(format!(
+            "no printed text in `{code}`; the languages: {}",
+            fuda::ir::render::Lang::ALL
+                .iter()
+                .map(|l| l.code())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
+    }
 }
 
 /// What `fuda new` creates.
@@ -342,24 +371,91 @@ fn run(cli: Cli) -> u8 {
         Command::New {
             what: New::Pack { name, game, dir },
         } => new_pack(&name, &game, &dir),
-        Command::Explain { path, card, common } => {
-            let s = common.session(std::slice::from_ref(&path), false, None);
-            let (c, code) = match checked_pack(&s, &common, &path)
-                .and_then(|(pack, code)| Ok((card_in(pack, &card)?, code)))
-            {
-                Ok(found) => found,
-                Err(code) => return code,
-            };
-            if common.format == Format::Json {
-                let doc = serde_json::json!({ "card": c, "outline": fuda::ir::outline::card(c) });
-                print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
-            } else {
-                print_out(&fuda::ir::outline::card(c));
-                print_out(&serde_json::to_string_pretty(c).unwrap_or_default());
-            }
-            code
-        }
+        Command::Explain {
+            path,
+            card,
+            lang,
+            common,
+        } => explain(&path, &card, lang.as_deref(), &common),
+        Command::Render {
+            paths,
+            lang,
+            common,
+        } => render(&paths, &lang, &common),
     }
+}
+
+/// `fuda explain`: one card's outline and IR, its printed text first with `--lang`.
+fn explain(path: &std::path::Path, card: &str, lang: Option<&str>, common: &CommonArgs) -> u8 {
+    let mut s = common.session(&[path.to_path_buf()], false, None);
+    let text = lang
+        .and_then(fuda::ir::render::Lang::from_code)
+        .and_then(|l| {
+            let pack = target_pack(&s, path)?;
+            let c = find_card(pack, card)?;
+            let (text, warnings) = fuda::tools::render::render_card(&s, c, &pack.game, l);
+            Some((text, warnings))
+        });
+    if let Some((_, warnings)) = &text {
+        s.diags.extend(warnings.iter().cloned());
+    }
+    let (c, code) = match checked_pack(&s, common, path)
+        .and_then(|(pack, code)| Ok((card_in(pack, card)?, code)))
+    {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let text = text.map(|(t, _)| t);
+    if common.format == Format::Json {
+        let mut doc = serde_json::json!({ "card": c, "outline": fuda::ir::outline::card(c) });
+        if let (Some(t), Some(l)) = (&text, lang) {
+            doc["text"] = serde_json::json!({ "lang": l, "text": t });
+        }
+        print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
+    } else {
+        if let Some(t) = &text {
+            print_out(&format!("{t}\n"));
+        }
+        print_out(&fuda::ir::outline::card(c));
+        print_out(&serde_json::to_string_pretty(c).unwrap_or_default());
+    }
+    code
+}
+
+/// `fuda render`: the printed text of every card of the packs the paths name.
+fn render(paths: &[PathBuf], lang: &str, common: &CommonArgs) -> u8 {
+    let Some(l) = fuda::ir::render::Lang::from_code(lang) else {
+        return 2;
+    };
+    let mut s = common.session(paths, false, None);
+    let mut named: Vec<usize> = paths.iter().flat_map(|p| s.packs_named_by(p)).collect();
+    named.sort_unstable();
+    named.dedup();
+    let (cards, warnings) = if s.error_count() == 0 {
+        fuda::tools::render::render_packs(&s, &named, l)
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    s.diags.extend(warnings);
+    if common.format == Format::Json {
+        let diags: Vec<JsonDiagnostic> = s
+            .diags
+            .iter()
+            .map(|d| JsonDiagnostic::new(d, &s.sources))
+            .collect();
+        let doc = serde_json::json!({ "cards": cards, "diagnostics": diags });
+        print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
+        return if s.error_count() > 0 || (common.deny_warnings && s.warning_count() > 0) {
+            1
+        } else {
+            0
+        };
+    }
+    let code = report(&s, common);
+    for c in &cards {
+        print_out(&format!("{} ({})\n{}\n", c.name, c.id, c.text));
+    }
+    code
 }
 
 /// Reports the diagnostics of `compile`/`explain` and gives the pack the path names with the

@@ -199,6 +199,7 @@ fn every_code_is_covered() {
         .chain(scenario_codes())
         .chain(run_codes())
         .chain(super::decks::format_codes())
+        .chain(super::render::render_codes())
         .collect();
     let all: BTreeSet<&str> = codes::ALL.iter().map(|c| c.0).collect();
     for (code, _) in NOT_COVERABLE {

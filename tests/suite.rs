@@ -35,6 +35,8 @@ mod packs;
 mod properties;
 #[path = "pulse_game.rs"]
 mod pulse_game;
+#[path = "render.rs"]
+mod render;
 #[path = "scenario_format.rs"]
 mod scenario_format;
 #[path = "scenarios.rs"]

@@ -127,6 +127,19 @@ pub struct Named {
     pub name: Ident,
     /// The label in the game's language.
     pub label: Option<Str>,
+    /// How the name reads in printed card text, per language (`reads en "…" / "…", ja "…"`).
+    pub phrases: Vec<PhraseDecl>,
+}
+
+/// One language's phrase of a declared name: `en "draw {n} card{n:s}" / "{p} draws …"`.
+#[derive(Debug, Clone)]
+pub struct PhraseDecl {
+    /// The language code (`en`, `ja`).
+    pub lang: Ident,
+    /// The template; none: the name reads as its label (`reads ja, en "pile"`).
+    pub text: Option<Str>,
+    /// The template used when a player argument is not its default (the form with a subject).
+    pub explicit: Option<Str>,
 }
 
 /// `zone deck "デッキ" private ordered per_player { slot …  relation …  group … }`.

@@ -15,6 +15,8 @@
 
 pub mod normalize;
 pub mod outline;
+pub mod phrase;
+pub mod render;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -205,13 +207,59 @@ pub enum WindowEntry {
     },
 }
 
-/// An id with its display label.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+/// An id with its display label, and how it reads in printed card text.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct Labelled {
     /// The id.
     pub id: Id,
     /// The label in the game's language.
     pub label: Option<String>,
+    /// Language code (`en`, `ja`) → how the name reads in that language's printed card text
+    /// (`reads …`; [`crate::ir::render`] fills them). Left out of JSON when empty.
+    #[serde(default)]
+    pub phrases: BTreeMap<String, Phrase>,
+}
+
+impl Labelled {
+    /// A name with a label and no phrases.
+    pub fn new(id: Id, label: Option<String>) -> Self {
+        Labelled {
+            id,
+            label,
+            phrases: BTreeMap::new(),
+        }
+    }
+}
+
+impl Serialize for Labelled {
+    /// `phrases` is left out of human-readable output when empty (most names have none), and
+    /// always written in binary formats, which cannot skip a field (the compiled-pack cache).
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let with_phrases = !self.phrases.is_empty() || !s.is_human_readable();
+        let mut k = s.serialize_struct("Labelled", if with_phrases { 3 } else { 2 })?;
+        k.serialize_field("id", &self.id)?;
+        k.serialize_field("label", &self.label)?;
+        if with_phrases {
+            k.serialize_field("phrases", &self.phrases)?;
+        } else {
+            k.skip_field("phrases")?;
+        }
+        k.end()
+    }
+}
+
+/// How a declared name reads in one language's printed card text: a template whose
+/// `{param}` holes take the arguments as rendered, and `{param:s}` an English plural ending
+/// (`s` unless the argument is the number 1). Templates are plain text and holes, so a printed
+/// text can be matched against them in the other direction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Phrase {
+    /// The template.
+    pub text: String,
+    /// The template used when a player argument is not its default (the form with a subject:
+    /// `{p} draws {n} card{n:s}`); none: `text` serves for every argument.
+    pub explicit: Option<String>,
 }
 
 /// Who may see the cards of a zone.

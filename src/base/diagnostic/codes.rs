@@ -64,6 +64,12 @@ codes! {
     /// A declaration a mod pack may not make (a second ruleset, a turn, deck rules, …): only
     /// the game pack it builds on may.
     RESOLVE_MOD_PACK_DECLARATION = "fuda::resolve::mod_pack_declaration";
+    /// A phrase (`reads en "…"`) that cannot be printed: a hole the declaration has nothing to
+    /// fill with, an unclosed hole, a language twice, an ability kind's phrase without its effect.
+    RESOLVE_PHRASE = "fuda::resolve::phrase";
+    /// A name printed card text needed that has no phrase in the language rendered (`fuda
+    /// render`, `explain --lang`): a warning at its declaration; the text shows its label or id.
+    RENDER_MISSING_PHRASE = "fuda::render::missing_phrase";
     /// A name is declared twice.
     RESOLVE_DUPLICATE_DECLARATION = "fuda::resolve::duplicate_declaration";
     /// A declaration's property, type or semantics is not one the core knows.

@@ -176,10 +176,7 @@ mod tests {
 
     /// A labelled id of pack `t`.
     fn labelled(name: &str) -> ir::Labelled {
-        ir::Labelled {
-            id: format!("t:{name}"),
-            label: None,
-        }
+        ir::Labelled::new(format!("t:{name}"), None)
     }
 
     /// Symbols where each of `names` was declared in namespace `ns`, at offset = its position.
@@ -238,6 +235,7 @@ mod tests {
                         span: Span::new(at, at + 1),
                     },
                     label: None,
+                    phrases: Vec::new(),
                 },
                 ast::Block {
                     stmts: Vec::new(),

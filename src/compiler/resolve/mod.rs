@@ -48,6 +48,7 @@ mod capacity;
 mod card;
 mod expr;
 mod mod_pack;
+mod phrases;
 mod scope;
 mod stmt;
 pub mod symbols;
@@ -354,6 +355,7 @@ impl Passes<'_> {
     /// Lowers one declaration's body into the ruleset (declarations without one have nothing
     /// left to do).
     fn lower_body(&mut self, file: FileId, d: &Decl) {
+        phrases::check(file, d, self.diags);
         match d {
             Decl::Verb(v) => self.lower_procedure(file, v, true),
             Decl::Procedure(p) => self.lower_procedure(file, p, false),
@@ -727,6 +729,7 @@ fn labelled(pack: &str, named: &ast::Named) -> ir::Labelled {
     ir::Labelled {
         id: format!("{pack}:{}", named.name.name),
         label: named.label.as_ref().map(|l| l.value.clone()),
+        phrases: phrases::phrases_ir(named),
     }
 }
 

@@ -396,6 +396,7 @@ impl Declarer<'_> {
         ir::Labelled {
             id: self.qualify(&named.name.name),
             label: named.label.as_ref().map(|l| l.value.clone()),
+            phrases: super::phrases::phrases_ir(named),
         }
     }
 

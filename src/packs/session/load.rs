@@ -63,6 +63,42 @@ impl Session {
         self.homes.iter().position(|h| h.dir.as_ref() == Some(&dir))
     }
 
+    /// The loaded packs a command-line path names: the pack in that folder, the packs in the
+    /// folders below it (a folder of packs), or the pack a file is in; for a file in no pack
+    /// folder, the pack compiled last (the file alone). Requirements loaded for them are not
+    /// included.
+    pub fn packs_named_by(&self, path: &Path) -> Vec<usize> {
+        let Ok(canon) = path.canonicalize() else {
+            return Vec::new();
+        };
+        let named: Vec<usize> = self
+            .homes
+            .iter()
+            .enumerate()
+            .filter(|(_, h)| {
+                h.dir.as_ref().is_some_and(|d| {
+                    if canon.is_dir() {
+                        d.starts_with(&canon)
+                    } else {
+                        canon.starts_with(d)
+                    }
+                })
+            })
+            .map(|(i, _)| i)
+            .collect();
+        let nearest = named.iter().copied().max_by_key(|&i| {
+            self.homes[i]
+                .dir
+                .as_ref()
+                .map_or(0, |d| d.components().count())
+        });
+        match (canon.is_dir(), nearest) {
+            (true, _) => named,
+            (false, Some(i)) => vec![i],
+            (false, None) => self.packs.len().checked_sub(1).into_iter().collect(),
+        }
+    }
+
     /// Reads and checks a `pack.toml`: every diagnostic at the offending value; `None` when
     /// it has an error (the pack is then not loaded).
     pub(crate) fn manifest(&mut self, path: &str, text: &str) -> Option<CheckedManifest> {

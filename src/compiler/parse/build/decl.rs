@@ -259,15 +259,25 @@ impl Builder<'_> {
         let name = self.ident(it.next().expect("grammar: declared name"));
         let mut params = Vec::new();
         let mut label = None;
+        let mut phrases = Vec::new();
         let mut rest = None;
         for p in it {
             match p.as_rule() {
                 Rule::params => params = self.params(p),
                 Rule::string => label = Some(self.string(p)),
+                Rule::phrases => phrases = self.phrases(p),
                 _ => rest = Some(p),
             }
         }
-        (Named { name, label }, params, rest)
+        (
+            Named {
+                name,
+                label,
+                phrases,
+            },
+            params,
+            rest,
+        )
     }
 
     /// `ability name "label" = semantics from zone optional_cost` and `attribute …` of the same
@@ -397,7 +407,32 @@ impl Builder<'_> {
         } else {
             None
         };
-        Named { name, label }
+        let phrases = match it.next_if(|p| p.as_rule() == Rule::phrases) {
+            Some(p) => self.phrases(p),
+            None => Vec::new(),
+        };
+        Named {
+            name,
+            label,
+            phrases,
+        }
+    }
+
+    /// `reads en "…" / "…", ja "…"`: a name's phrases in printed card text.
+    fn phrases(&mut self, pair: P) -> Vec<PhraseDecl> {
+        children(pair)
+            .map(|p| {
+                let mut pi = children(p);
+                let lang = self.ident(pi.next().expect("grammar: phrase language"));
+                let text = pi.next().map(|t| self.string(t));
+                let explicit = pi.next().map(|e| self.string(e));
+                PhraseDecl {
+                    lang,
+                    text,
+                    explicit,
+                }
+            })
+            .collect()
     }
 
     /// `(name: type | type? = default, …)`: a declaration's parameters.

@@ -139,10 +139,10 @@ impl Ctx<'_> {
                 continue;
             }
             seen.push((&name.name, name.span));
-            let phase = ir::Labelled {
-                id: format!("{pack}:{}", name.name),
-                label: named.label.as_ref().map(|l| l.value.clone()),
-            };
+            let phase = ir::Labelled::new(
+                format!("{pack}:{}", name.name),
+                named.label.as_ref().map(|l| l.value.clone()),
+            );
             out.push(Stmt::Phase {
                 phase: phase.id.clone(),
                 body: self.block(body),
