@@ -52,7 +52,21 @@ pub(super) fn check(file: FileId, d: &Decl, diags: &mut Vec<Diagnostic>) {
                 check_named(file, m, &[], diags);
             }
         }
-        Decl::Zone(z) => check_named(file, &z.named, &[], diags),
+        Decl::Zone(z) => {
+            check_named(file, &z.named, &[], diags);
+            for g in &z.groups {
+                if let Some(p) = g.named.phrases.first() {
+                    diags.push(phrase_error(
+                        file,
+                        p.lang.span,
+                        "a slot group has no phrases",
+                        "not printed",
+                        "printed text names a slot group by its label (in Japanese) or its name's \
+                         words; remove `reads …` here",
+                    ));
+                }
+            }
+        }
         Decl::Stat(s) => check_named(file, &s.named, &[], diags),
         Decl::Layer(l) => check_named(file, &l.named, &[], diags),
         Decl::Counter(c) => check_named(file, &c.named, &[], diags),

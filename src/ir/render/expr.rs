@@ -334,6 +334,13 @@ impl Renderer<'_, '_> {
                 self.w
                     .pick(format!("{c} is a {t}"), format!("{c}が{t}である"))
             }
+            Expr::IsKind {
+                value,
+                kind: crate::ir::Type::Card,
+            } => {
+                let v = self.expr(value);
+                self.w.pick(format!("{v} exists"), format!("{v}が存在する"))
+            }
             Expr::IsKind { value, kind } => {
                 let v = self.expr(value);
                 let k = self.w.type_word(*kind);
@@ -405,7 +412,11 @@ impl Renderer<'_, '_> {
                 }
             }
             Expr::AtSlot { cards, slot } => {
-                let (c, s) = (self.cards(cards), self.expr(slot));
+                let c = self.cards(cards);
+                let s = match &**slot {
+                    Expr::Text(t) => self.slot_name(t),
+                    other => self.expr(other),
+                };
                 self.w.pick(format!("{c} at {s}"), format!("{s}の{c}"))
             }
             Expr::RandomCards { count, from } => {
@@ -437,11 +448,11 @@ impl Renderer<'_, '_> {
             }
             Expr::Choose {
                 kind,
-                chooser,
                 min,
                 max,
                 from,
-            } => self.choice(*kind, chooser, min, max.as_deref(), from),
+                ..
+            } => self.chosen(*kind, min, max.as_deref(), from),
             Expr::ChooseSlot { zone, .. } => {
                 let z = self.expr(zone);
                 self.w.pick(
@@ -503,7 +514,7 @@ impl Renderer<'_, '_> {
         match self.w.lang {
             Lang::En => {
                 if self.plural_nouns {
-                    noun.push('s');
+                    noun = self.w.plural_noun(&noun);
                 }
                 let mut out = String::new();
                 for a in &d.adjectives {
@@ -545,10 +556,45 @@ impl Renderer<'_, '_> {
                 }
                 for a in &d.adjectives {
                     out.push_str(a);
-                    out.push('の');
+                    if !a.ends_with(['る', 'た', 'い']) {
+                        out.push('の');
+                    }
                 }
                 out.push_str(&noun);
                 out
+            }
+        }
+    }
+
+    /// A choice inside another statement, as a noun: "1 character in your hand you choose",
+    /// 「手札のキャラ1枚」.
+    fn chosen(&mut self, kind: ChoiceKind, min: &Expr, max: Option<&Expr>, from: &Expr) -> String {
+        let what = self.cards(from);
+        let count = self.choice_count(min, max);
+        match (self.w.lang, kind) {
+            (Lang::En, ChoiceKind::Target) => format!("{count} target {what}"),
+            (Lang::En, _) => format!("{count} {what} of your choice"),
+            (Lang::Ja, ChoiceKind::Target) => format!("対象の{what}{count}"),
+            (Lang::Ja, _) => format!("{what}{count}"),
+        }
+    }
+
+    /// How many a choice takes: "up to 2", 「2枚まで」, "1", 「1枚」.
+    fn choice_count(&mut self, min: &Expr, max: Option<&Expr>) -> String {
+        match (min, max) {
+            (Expr::Int(0), Some(m)) => {
+                let m = self.expr(m);
+                self.w.pick(format!("up to {m}"), format!("{m}枚まで"))
+            }
+            (n, m) if m.is_none_or(|m| m == n) => {
+                let n = self.expr(n);
+                self.w.pick(n.clone(), format!("{n}枚"))
+            }
+            (n, m) => {
+                let n = self.expr(n);
+                let m = m.map(|m| self.expr(m)).unwrap_or_default();
+                self.w
+                    .pick(format!("{n} to {m}"), format!("{n}枚以上{m}枚以下"))
             }
         }
     }

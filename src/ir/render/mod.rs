@@ -42,6 +42,8 @@ pub struct Entry<'r> {
 pub struct Vocabulary<'r> {
     entries: HashMap<(&'static str, &'r str), Entry<'r>>,
     card_names: HashMap<&'r str, &'r str>,
+    /// Slot group name → its label.
+    slot_groups: HashMap<&'r str, Option<&'r str>>,
 }
 
 impl<'r> Vocabulary<'r> {
@@ -52,9 +54,13 @@ impl<'r> Vocabulary<'r> {
         let mut add = |kind: &'static str, name: &'r Labelled, params: &'r [Param]| {
             entries.insert((kind, name.id.as_str()), Entry { kind, name, params });
         };
+        let mut slot_groups = HashMap::new();
         for r in rulesets {
             for z in &r.zones {
                 add("zone", &z.name, &[]);
+                for g in &z.groups {
+                    slot_groups.insert(g.name.as_str(), g.label.as_deref());
+                }
             }
             for s in &r.states {
                 add("state", &s.name, &[]);
@@ -103,6 +109,7 @@ impl<'r> Vocabulary<'r> {
         Vocabulary {
             entries,
             card_names,
+            slot_groups,
         }
     }
 
@@ -225,7 +232,12 @@ impl<'v, 'r> Renderer<'v, 'r> {
                             }
                         }
                         (Some((_, v, _)), None) => out.push_str(v),
-                        (None, Some(_)) => {}
+                        (None, Some(_)) => {
+                            // an indefinite argument ("a player") is third person singular
+                            if self.w.lang == Lang::En {
+                                out.push('s');
+                            }
+                        }
                         (None, None) => {
                             out.push_str(&self.w.indefinite(param.map(|p| p.types.as_slice())))
                         }
@@ -287,6 +299,14 @@ impl<'v, 'r> Renderer<'v, 'r> {
     /// How many variables are bound.
     pub(crate) fn bound(&self) -> usize {
         self.vars.len()
+    }
+
+    /// A slot or slot group as printed: a group's label in Japanese, a name's words otherwise.
+    pub(crate) fn slot_name(&self, name: &str) -> String {
+        match (self.w.lang, self.vocab.slot_groups.get(name)) {
+            (Lang::Ja, Some(Some(label))) => label.to_string(),
+            _ => name.replace('_', " "),
+        }
     }
 
     /// A card's printed name, by id.

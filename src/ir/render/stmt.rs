@@ -45,19 +45,17 @@ impl Renderer<'_, '_> {
                 for piece in template_pieces(&f) {
                     match piece {
                         Piece::Text(t) => out.push_str(t),
-                        Piece::Hole { name, .. } => out.push_str(match name {
-                            "trigger" => &trigger,
-                            "condition" => &condition,
-                            "costs" => &cost,
-                            "effect" => {
-                                if out.ends_with(", ") || out.ends_with("instead ") {
-                                    out.push_str(&lowercase_first(&effect));
-                                    continue;
-                                }
-                                &effect
-                            }
-                            _ => "",
-                        }),
+                        Piece::Hole { name, .. } => {
+                            let part = match name {
+                                "trigger" => &trigger,
+                                "condition" => &condition,
+                                "costs" => &cost,
+                                "effect" => &effect,
+                                _ => "",
+                            };
+                            let part = self.w.cased_after(&out, part);
+                            out.push_str(&part);
+                        }
                         Piece::Unclosed { .. } | Piece::Stray { .. } => {}
                     }
                 }
@@ -423,7 +421,10 @@ impl Renderer<'_, '_> {
 
     /// `x.stat op value`: "that card gets +2 attack", 「それの攻撃力+2」.
     fn modify(&mut self, cards: &Expr, stat: &str, op: &str, value: Option<&Expr>) -> String {
-        let c = self.cards(cards);
+        let mut c = self.cards(cards);
+        if self.w.lang == Lang::En && matches!(cards, Expr::Filter { .. } | Expr::Zone { .. }) {
+            c = format!("each {c}");
+        }
         let st = self.noun("stat", stat);
         let v = value.map(|v| self.expr(v)).unwrap_or_default();
         let signed = v.starts_with(['+', '-', '±']);
@@ -496,10 +497,13 @@ impl Renderer<'_, '_> {
                 self.w
                     .pick(format!("treat {c} as a {t}"), format!("{c}を{t}として扱う"))
             }
-            Stmt::Script { function, .. } => self.w.pick(
-                format!("(the pack's script {function} decides what happens)"),
-                format!("（パックのスクリプト{function}が処理を行う）"),
-            ),
+            Stmt::Script { function, .. } => {
+                let f = super::short(function);
+                self.w.pick(
+                    format!("(the pack's script {f} decides what happens)"),
+                    format!("（パックのスクリプト{f}が処理を行う）"),
+                )
+            }
             Stmt::Emit { event, args } => {
                 let filled: Vec<(String, String, bool)> = args
                     .iter()
@@ -582,15 +586,5 @@ impl Renderer<'_, '_> {
             }
             _ => return None,
         })
-    }
-}
-
-/// A text with its first letter lower-cased: an English effect placed after a clause ("When
-/// this card attacks, draw 1 card.").
-fn lowercase_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect(),
-        None => String::new(),
     }
 }

@@ -80,6 +80,35 @@ impl Words {
         self.pick(en, ja).to_string()
     }
 
+    /// A part of an ability placed after `before` in its frame, its first letter cased for
+    /// where it stands: lower after a clause ("When …, draw"), upper at the start of a sentence
+    /// ("[ACT] Pay 1: Draw"). Japanese has no case.
+    pub fn cased_after(&self, before: &str, part: &str) -> String {
+        if self.lang == Lang::Ja {
+            return part.to_string();
+        }
+        let lower = before.ends_with(", ") || before.ends_with("instead ");
+        let upper = before.trim_end().is_empty()
+            || [']', ':', '.']
+                .iter()
+                .any(|c| before.trim_end().ends_with(*c));
+        let mut c = part.chars();
+        match c.next() {
+            Some(f) if lower => f.to_lowercase().chain(c).collect(),
+            Some(f) if upper => f.to_uppercase().chain(c).collect(),
+            _ => part.to_string(),
+        }
+    }
+
+    /// An English plural: "cards", "climaxes".
+    pub fn plural_noun(&self, noun: &str) -> String {
+        if noun.ends_with(['s', 'x']) || noun.ends_with("ch") || noun.ends_with("sh") {
+            format!("{noun}es")
+        } else {
+            format!("{noun}s")
+        }
+    }
+
     /// The last touch on a whole text: English possessives of pronouns ("it's" → "its",
     /// "you's" → "your").
     pub fn tidy(&self, text: &str) -> String {
