@@ -25,6 +25,17 @@ enum Format {
     Json,
 }
 
+/// The output formats of `fuda words`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum WordsFormat {
+    /// One line per name, grouped by kind.
+    Human,
+    /// One JSON document on stdout.
+    Json,
+    /// A Markdown page (as in docs/words/).
+    Markdown,
+}
+
 /// Who plays a seat of `fuda play`.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Player {
@@ -188,6 +199,21 @@ enum Command {
         #[command(subcommand)]
         what: New,
     },
+    /// List every name a game (and the packs loaded with it) declares: zones, states, stats,
+    /// keywords, events, verbs… with printed names, parameters and the rules they cite.
+    Words {
+        /// The game: a pack name (`pmv`) or a pack folder.
+        game: String,
+        /// Also load this pack folder (and the packs it requires); repeatable.
+        #[arg(long = "pack", value_name = "DIR")]
+        packs: Vec<PathBuf>,
+        /// Only names of this kind (`zone`, `stat`, `event`, `verb`…; see docs/cli.md).
+        #[arg(long, value_name = "KIND")]
+        kind: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = WordsFormat::Human)]
+        format: WordsFormat,
+    },
     /// Print one card's IR and a readable outline of it.
     Explain {
         /// A pack folder or a `.fuda` file.
@@ -342,6 +368,12 @@ fn run(cli: Cli) -> u8 {
         Command::New {
             what: New::Pack { name, game, dir },
         } => new_pack(&name, &game, &dir),
+        Command::Words {
+            game,
+            packs,
+            kind,
+            format,
+        } => words(&game, &packs, kind.as_deref(), format),
         Command::Explain { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path), false, None);
             let (c, code) = match checked_pack(&s, &common, &path)
@@ -720,6 +752,53 @@ fn play(
             return 1;
         }
     }
+    0
+}
+
+/// `fuda words`: the names a game declares (`fuda::tools::words`). A kind that is not one of
+/// the documented kinds is a usage error (2); a game that does not load is 1.
+fn words(game: &str, packs: &[PathBuf], kind: Option<&str>, format: WordsFormat) -> u8 {
+    use fuda::tools::words;
+    if let Some(k) = kind.filter(|k| !words::KINDS.contains(k)) {
+        let message = format!(
+            "--kind: no kind `{k}`; the kinds: {}",
+            words::KINDS.join(", ")
+        );
+        return clap_error("words", clap::error::ErrorKind::InvalidValue, message);
+    }
+    let mut s = Session::new();
+    s.skip_decks = true;
+    s.cache = fuda::packs::cache::Cache::from_env();
+    for p in packs {
+        s.add_pack(p);
+    }
+    let loaded = words::load(&mut s, game);
+    let common = CommonArgs {
+        format: Format::Human,
+        deny_warnings: false,
+        max_diagnostics: 50,
+        no_cache: false,
+        packs: Vec::new(),
+    };
+    if s.error_count() > 0 {
+        report(&s, &common);
+    }
+    let mut list = match loaded {
+        Ok(list) => list,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return 1;
+        }
+    };
+    if let Some(k) = kind {
+        list.only(k);
+    }
+    let text = match format {
+        WordsFormat::Human => list.render_human(),
+        WordsFormat::Markdown => list.render_markdown(),
+        WordsFormat::Json => serde_json::to_string_pretty(&list).unwrap_or_default(),
+    };
+    print_out(text.trim_end());
     0
 }
 

@@ -49,3 +49,5 @@ mod slots;
 mod tiny_game;
 #[path = "typos.rs"]
 mod typos;
+#[path = "words.rs"]
+mod words;

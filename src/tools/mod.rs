@@ -1,8 +1,9 @@
 //! The tools built on the layers below: the scenario format (`scenario`) and the runner that plays
 //! scenarios on the engine (`runner`), many seeded games with a summary (`sim`), and a game in the
-//! terminal (`play`). The command line calls them.
+//! terminal (`play`), every name a game declares (`words`). The command line calls them.
 
 pub mod play;
 pub mod runner;
 pub mod scenario;
 pub mod sim;
+pub mod words;
