@@ -280,18 +280,18 @@ fn run(cli: Cli) -> u8 {
                     .fold(10, usize::max);
                 for p in &s.packs {
                     let n = p.pack.cards.len();
-                    eprintln!(
+                    print_out(&format!(
                         "  {:<width$} {n:>5} card{:<1}  (game {})",
                         p.pack.name,
                         plural(n),
                         p.pack.game
-                    );
+                    ));
                 }
                 let decks = match s.decks_checked {
                     0 => String::new(),
                     n => format!(", {n} deck{}", plural(n)),
                 };
-                eprintln!(
+                print_out(&format!(
                     "checked {} pack{}, {} card{}{decks}: {} error{}, {} warning{} in {} ms",
                     s.packs.len(),
                     plural(s.packs.len()),
@@ -302,7 +302,7 @@ fn run(cli: Cli) -> u8 {
                     s.warning_count(),
                     plural(s.warning_count()),
                     start.elapsed().as_millis()
-                );
+                ));
             }
             code
         }
@@ -314,7 +314,12 @@ fn run(cli: Cli) -> u8 {
             };
             let json = match &card {
                 Some(key) => match card_in(pack, key) {
-                    Ok(c) => serde_json::to_string_pretty(c),
+                    Ok(c) => serde_json::to_string_pretty(&CardDoc {
+                        ir_version: pack.ir_version,
+                        pack: &pack.name,
+                        card: c,
+                        outline: None,
+                    }),
                     Err(code) => return code,
                 },
                 None => serde_json::to_string_pretty(pack),
@@ -376,14 +381,19 @@ fn run(cli: Cli) -> u8 {
         } => words(&game, &packs, kind.as_deref(), format),
         Command::Explain { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path), false, None);
-            let (c, code) = match checked_pack(&s, &common, &path)
-                .and_then(|(pack, code)| Ok((card_in(pack, &card)?, code)))
+            let (pack, c, code) = match checked_pack(&s, &common, &path)
+                .and_then(|(pack, code)| Ok((pack, card_in(pack, &card)?, code)))
             {
                 Ok(found) => found,
                 Err(code) => return code,
             };
             if common.format == Format::Json {
-                let doc = serde_json::json!({ "card": c, "outline": fuda::ir::outline::card(c) });
+                let doc = CardDoc {
+                    ir_version: pack.ir_version,
+                    pack: &pack.name,
+                    card: c,
+                    outline: Some(fuda::ir::outline::card(c)),
+                };
                 print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
             } else {
                 print_out(&fuda::ir::outline::card(c));
@@ -401,22 +411,83 @@ fn checked_pack<'s>(
     common: &CommonArgs,
     path: &std::path::Path,
 ) -> Result<(&'s fuda::ir::Pack, u8), u8> {
-    let code = report(s, common);
+    // `--format json` prints one document on stdout: the check document when there are
+    // errors, else the result alone (its warnings, if any, as text on stderr).
+    let code = if common.format == Format::Json && s.error_count() == 0 {
+        let text = CommonArgs {
+            format: Format::Human,
+            deny_warnings: common.deny_warnings,
+            max_diagnostics: common.max_diagnostics,
+            no_cache: common.no_cache,
+            packs: Vec::new(),
+        };
+        report(s, &text)
+    } else {
+        report(s, common)
+    };
     if s.error_count() > 0 {
         return Err(1);
     }
     target_pack(s, path).map(|p| (p, code)).ok_or(code)
 }
 
-/// The card of `pack` with this name or number, or exit code 1 after saying there is none.
+/// The card of `pack` with this name, number or id, or exit code 1 after saying there is none
+/// or listing the matches when the key names several (reprints with one name, a part of several
+/// names): an exact name, number or id first, else a part of a name.
 fn card_in<'p>(pack: &'p fuda::ir::Pack, key: &str) -> Result<&'p fuda::ir::Card, u8> {
-    find_card(pack, key).ok_or_else(|| {
-        eprintln!(
-            "error: no card named or numbered `{key}` in pack `{}`",
-            pack.name
-        );
-        1
-    })
+    let exact: Vec<&fuda::ir::Card> = pack
+        .cards
+        .iter()
+        .filter(|c| c.name == key || c.number == key || c.id == key)
+        .collect();
+    let found = if exact.is_empty() {
+        pack.cards.iter().filter(|c| c.name.contains(key)).collect()
+    } else {
+        exact
+    };
+    match found.as_slice() {
+        [c] => Ok(c),
+        [] => {
+            eprintln!(
+                "error: no card named or numbered `{key}` in pack `{}`",
+                pack.name
+            );
+            Err(1)
+        }
+        many => {
+            let mut text = format!(
+                "error: `{key}` names {} cards in pack `{}`:",
+                many.len(),
+                pack.name
+            );
+            for c in many {
+                text.push_str(&format!(
+                    "\n  {}  {}  (pack {})",
+                    c.number, c.name, pack.name
+                ));
+            }
+            text.push_str("\nhelp: name one by its number: `--card ");
+            text.push_str(&many[0].number);
+            text.push('`');
+            eprintln!("{text}");
+            Err(1)
+        }
+    }
+}
+
+/// What `compile --card` and `explain --format json` print: one document, its keys in this
+/// order (the card's own in the IR's order, as the whole-pack output has them).
+#[derive(serde::Serialize)]
+struct CardDoc<'a> {
+    /// The IR version, as the whole pack's output carries it.
+    ir_version: u32,
+    /// The pack the card is in.
+    pack: &'a str,
+    /// The card's IR.
+    card: &'a fuda::ir::Card,
+    /// The readable outline (`explain` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outline: Option<String>,
 }
 
 /// Writes a line to stdout. A closed pipe (`fuda compile … | head`) is not an error of
@@ -440,13 +511,6 @@ fn target_pack<'s>(s: &'s Session, path: &std::path::Path) -> Option<&'s fuda::i
         .and_then(|i| s.packs.get(i))
         .or(s.packs.last())
         .map(|p| &p.pack)
-}
-
-fn find_card<'a>(pack: &'a fuda::ir::Pack, key: &str) -> Option<&'a fuda::ir::Card> {
-    pack.cards
-        .iter()
-        .find(|c| c.name == key || c.number == key || c.id == key)
-        .or_else(|| pack.cards.iter().find(|c| c.name.contains(key)))
 }
 
 /// Prints diagnostics and returns the exit code they call for.

@@ -11,6 +11,8 @@ mod support;
 
 #[path = "cards.rs"]
 mod cards;
+#[path = "cli.rs"]
+mod cli;
 #[path = "decks.rs"]
 mod decks;
 #[path = "diagnostics.rs"]
