@@ -570,7 +570,13 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
 /// `fuda test`: runs scenarios, shows each failure with the log's tail, ends with the totals.
 fn test(paths: Vec<PathBuf>, packs: &[PathBuf], verbose: bool, format: Format) -> u8 {
     let paths = if paths.is_empty() {
-        vec![PathBuf::from("cards"), PathBuf::from("tests")]
+        // Inside a pack folder (here or above): that pack's scenarios.
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match cwd.ancestors().find(|d| d.join("pack.toml").is_file()) {
+            Some(dir) if dir == cwd => vec![PathBuf::from(".")],
+            Some(dir) => vec![dir.to_path_buf()],
+            None => vec![PathBuf::from("cards"), PathBuf::from("tests")],
+        }
     } else {
         paths
     };

@@ -160,3 +160,70 @@ fn a_card_key_naming_several_cards_lists_them() {
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\"pm:01-007\""), "{out}");
 }
+
+/// A fresh pack made by `fuda new pack <name> --game pmv` in a scratch folder: the folder.
+fn scaffold(name: &str) -> std::path::PathBuf {
+    let parent = std::env::temp_dir().join(format!("fuda-cli-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&parent);
+    std::fs::create_dir_all(&parent).expect("scratch folder");
+    let p = parent.to_string_lossy().into_owned();
+    let (code, out, err) = run_fuda(&["new", "pack", name, "--game", "pmv", "--dir", &p]);
+    assert_eq!(code, 0, "{out}{err}");
+    parent.join(name)
+}
+
+#[test]
+fn a_deck_of_a_pack_not_loaded_says_to_load_it() {
+    let dir = scaffold("modder");
+    let dir_s = dir.to_string_lossy().into_owned();
+    let deck = dir
+        .join("decks/starter.deck")
+        .to_string_lossy()
+        .into_owned();
+    for command in ["sim", "play"] {
+        let mut args = vec![command, "pmv", "--deck", &deck, "--deck", &deck];
+        args.extend(["--p1", "random", "--games", "1"].iter().filter(|a| {
+            // `play` has no `--games`; `sim` no `--p1`
+            (command == "sim") == (**a == "--games" || **a == "1")
+        }));
+        let (code, _, err) = run_fuda(&args);
+        assert_eq!(code, 1, "{command}: {err}");
+        assert!(err.contains("fuda::deck::unknown_card"), "{command}: {err}");
+        assert!(
+            err.replace('\n', " ")
+                .replace("  ", " ")
+                .contains("which is not loaded: add"),
+            "{command}: {err}"
+        );
+        assert!(err.contains("--pack"), "{command}: {err}");
+    }
+    // named, it plays
+    let (code, out, err) = run_fuda(&[
+        "sim", "pmv", "--pack", &dir_s, "--deck", &deck, "--deck", &deck, "--games", "1",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+}
+
+#[test]
+fn test_without_paths_inside_a_pack_tests_that_pack() {
+    let dir = scaffold("tester");
+    for cwd in [dir.clone(), dir.join("sets")] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_fuda"))
+            .arg("test")
+            .current_dir(&cwd)
+            .env("FUDA_NO_CACHE", "1")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run fuda");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}: {stdout}{stderr}",
+            cwd.display()
+        );
+        assert!(stdout.contains("ok    tester-"), "{stdout}");
+        assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
+    }
+}
