@@ -313,8 +313,8 @@ fn run(cli: Cli) -> u8 {
                 Err(code) => return code,
             };
             let json = match &card {
-                Some(key) => match card_in(pack, key) {
-                    Ok(c) => serde_json::to_string_pretty(&CardDoc {
+                Some(key) => match card_in(&card_packs(&s, &path, pack), key) {
+                    Ok((pack, c)) => serde_json::to_string_pretty(&CardDoc {
                         ir_version: pack.ir_version,
                         pack: &pack.name,
                         card: c,
@@ -381,9 +381,10 @@ fn run(cli: Cli) -> u8 {
         } => words(&game, &packs, kind.as_deref(), format),
         Command::Explain { path, card, common } => {
             let s = common.session(std::slice::from_ref(&path), false, None);
-            let (pack, c, code) = match checked_pack(&s, &common, &path)
-                .and_then(|(pack, code)| Ok((pack, card_in(pack, &card)?, code)))
-            {
+            let (pack, c, code) = match checked_pack(&s, &common, &path).and_then(|(pack, code)| {
+                let (pack, c) = card_in(&card_packs(&s, &path, pack), &card)?;
+                Ok((pack, c, code))
+            }) {
                 Ok(found) => found,
                 Err(code) => return code,
             };
@@ -431,44 +432,72 @@ fn checked_pack<'s>(
     target_pack(s, path).map(|p| (p, code)).ok_or(code)
 }
 
-/// The card of `pack` with this name, number or id, or exit code 1 after saying there is none
-/// or listing the matches when the key names several (reprints with one name, a part of several
-/// names): an exact name, number or id first, else a part of a name.
-fn card_in<'p>(pack: &'p fuda::ir::Pack, key: &str) -> Result<&'p fuda::ir::Card, u8> {
-    let exact: Vec<&fuda::ir::Card> = pack
-        .cards
-        .iter()
-        .filter(|c| c.name == key || c.number == key || c.id == key)
+/// The packs `--card` looks in: the pack the path names, or every loaded pack when the path is
+/// a folder of packs.
+fn card_packs<'s>(
+    s: &'s Session,
+    path: &std::path::Path,
+    target: &'s fuda::ir::Pack,
+) -> Vec<&'s fuda::ir::Pack> {
+    let folder_of_packs = path.is_dir() && !path.join("pack.toml").exists();
+    if folder_of_packs {
+        s.packs.iter().map(|p| &p.pack).collect()
+    } else {
+        vec![target]
+    }
+}
+
+/// The card of `packs` with this name, number or id, with its pack, or exit code 1 after
+/// saying there is none or listing the matches when the key names several (reprints with one
+/// name, a name in two packs, a part of several names): an exact name, number or id first, else
+/// a part of a name.
+fn card_in<'p>(
+    packs: &[&'p fuda::ir::Pack],
+    key: &str,
+) -> Result<(&'p fuda::ir::Pack, &'p fuda::ir::Card), u8> {
+    let all = || {
+        packs
+            .iter()
+            .flat_map(|p| p.cards.iter().map(move |c| (*p, c)))
+    };
+    let exact: Vec<_> = all()
+        .filter(|(_, c)| c.name == key || c.number == key || c.id == key)
         .collect();
-    let found = if exact.is_empty() {
-        pack.cards.iter().filter(|c| c.name.contains(key)).collect()
+    let found: Vec<_> = if exact.is_empty() {
+        all().filter(|(_, c)| c.name.contains(key)).collect()
     } else {
         exact
     };
+    let names: Vec<&str> = packs.iter().map(|p| p.name.as_str()).collect();
+    let place = match names.as_slice() {
+        [one] => format!("pack `{one}`"),
+        many => format!("packs {}", many.join(", ")),
+    };
     match found.as_slice() {
-        [c] => Ok(c),
+        [one] => Ok(*one),
         [] => {
-            eprintln!(
-                "error: no card named or numbered `{key}` in pack `{}`",
-                pack.name
-            );
+            eprintln!("error: no card named or numbered `{key}` in {place}");
             Err(1)
         }
         many => {
-            let mut text = format!(
-                "error: `{key}` names {} cards in pack `{}`:",
-                many.len(),
-                pack.name
-            );
-            for c in many {
-                text.push_str(&format!(
-                    "\n  {}  {}  (pack {})",
-                    c.number, c.name, pack.name
-                ));
+            let mut text = format!("error: `{key}` names {} cards in {place}:", many.len());
+            for (p, c) in many {
+                text.push_str(&format!("\n  {}  {}  (pack {})", c.number, c.name, p.name));
             }
-            text.push_str("\nhelp: name one by its number: `--card ");
-            text.push_str(&many[0].number);
-            text.push('`');
+            let (_, first) = many[0];
+            text.push_str(&format!(
+                "\nhelp: name one by its number or id: `--card {}`",
+                if many
+                    .iter()
+                    .filter(|(_, c)| c.number == first.number)
+                    .count()
+                    > 1
+                {
+                    &first.id
+                } else {
+                    &first.number
+                }
+            ));
             eprintln!("{text}");
             Err(1)
         }

@@ -151,7 +151,7 @@ fn a_card_key_naming_several_cards_lists_them() {
     );
     assert!(err.contains("01-001  星見 あかり  (pack pm)"), "{err}");
     assert!(err.contains("01-007  星見 あかり  (pack pm)"), "{err}");
-    assert!(err.contains("--card 01-001"), "{err}");
+    assert!(err.contains("number or id: `--card 01-001`"), "{err}");
     // a part of several names too; a number names one
     let (code, _, err) = run_fuda(&["explain", "cards/pm", "--card", "星見"]);
     assert_eq!(code, 1);
@@ -226,4 +226,35 @@ fn test_without_paths_inside_a_pack_tests_that_pack() {
         assert!(stdout.contains("ok    tester-"), "{stdout}");
         assert!(stdout.contains("1 passed, 0 failed"), "{stdout}");
     }
+}
+
+#[test]
+fn a_card_name_in_two_packs_of_a_folder_lists_both() {
+    let a = scaffold("twin_a");
+    let parent = a.parent().expect("a parent").to_path_buf();
+    let p = parent.to_string_lossy().into_owned();
+    let (code, out, err) = run_fuda(&["new", "pack", "twin_b", "--game", "pmv", "--dir", &p]);
+    assert_eq!(code, 0, "{out}{err}");
+    // twin_b's card: twin_a's name, a number of its own
+    let cards = parent.join("twin_b/sets/cards.fuda");
+    let text = std::fs::read_to_string(&cards).expect("cards");
+    let text = text
+        .replace("twin_bの見習い巫女", "twin_aの見習い巫女")
+        .replace("\"N001\"", "\"N002\"");
+    std::fs::write(&cards, text).expect("write");
+    let (code, out, err) = run_fuda(&["compile", &p, "--card", "twin_aの見習い巫女"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(err.contains("names 2 cards in packs"), "{err}");
+    assert!(
+        err.contains("N001  twin_aの見習い巫女  (pack twin_a)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("N002  twin_aの見習い巫女  (pack twin_b)"),
+        "{err}"
+    );
+    let (code, out, err) = run_fuda(&["explain", &p, "--card", "N002", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).expect("one document");
+    assert_eq!(doc["pack"], "twin_b");
 }
