@@ -25,6 +25,17 @@ enum Format {
     Json,
 }
 
+/// The output formats of `fuda words`.
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+enum WordsFormat {
+    /// One line per name, grouped by kind.
+    Human,
+    /// One JSON document on stdout.
+    Json,
+    /// A Markdown page (as in docs/words/).
+    Markdown,
+}
+
 /// Who plays a seat of `fuda play`.
 #[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
 enum Player {
@@ -188,6 +199,21 @@ enum Command {
         #[command(subcommand)]
         what: New,
     },
+    /// List every name a game (and the packs loaded with it) declares: zones, states, stats,
+    /// keywords, events, verbs… with printed names, parameters and the rules they cite.
+    Words {
+        /// The game: a pack name (`pmv`) or a pack folder.
+        game: String,
+        /// Also load this pack folder (and the packs it requires); repeatable.
+        #[arg(long = "pack", value_name = "DIR")]
+        packs: Vec<PathBuf>,
+        /// Only names of this kind (`zone`, `stat`, `event`, `verb`…; see docs/cli.md).
+        #[arg(long, value_name = "KIND")]
+        kind: Option<String>,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = WordsFormat::Human)]
+        format: WordsFormat,
+    },
     /// Print one card's IR and a readable outline of it (with `--lang`, its printed text first).
     Explain {
         /// A pack folder or a `.fuda` file.
@@ -283,18 +309,18 @@ fn run(cli: Cli) -> u8 {
                     .fold(10, usize::max);
                 for p in &s.packs {
                     let n = p.pack.cards.len();
-                    eprintln!(
+                    print_out(&format!(
                         "  {:<width$} {n:>5} card{:<1}  (game {})",
                         p.pack.name,
                         plural(n),
                         p.pack.game
-                    );
+                    ));
                 }
                 let decks = match s.decks_checked {
                     0 => String::new(),
                     n => format!(", {n} deck{}", plural(n)),
                 };
-                eprintln!(
+                print_out(&format!(
                     "checked {} pack{}, {} card{}{decks}: {} error{}, {} warning{} in {} ms",
                     s.packs.len(),
                     plural(s.packs.len()),
@@ -305,7 +331,7 @@ fn run(cli: Cli) -> u8 {
                     s.warning_count(),
                     plural(s.warning_count()),
                     start.elapsed().as_millis()
-                );
+                ));
             }
             code
         }
@@ -316,8 +342,14 @@ fn run(cli: Cli) -> u8 {
                 Err(code) => return code,
             };
             let json = match &card {
-                Some(key) => match card_in(pack, key) {
-                    Ok(c) => serde_json::to_string_pretty(c),
+                Some(key) => match card_in(&card_packs(&s, &path, pack), key) {
+                    Ok((pack, c)) => serde_json::to_string_pretty(&CardDoc {
+                        ir_version: pack.ir_version,
+                        pack: &pack.name,
+                        card: c,
+                        outline: None,
+                        text: None,
+                    }),
                     Err(code) => return code,
                 },
                 None => serde_json::to_string_pretty(pack),
@@ -371,6 +403,12 @@ fn run(cli: Cli) -> u8 {
         Command::New {
             what: New::Pack { name, game, dir },
         } => new_pack(&name, &game, &dir),
+        Command::Words {
+            game,
+            packs,
+            kind,
+            format,
+        } => words(&game, &packs, kind.as_deref(), format),
         Command::Explain {
             path,
             card,
@@ -385,36 +423,57 @@ fn run(cli: Cli) -> u8 {
     }
 }
 
-/// `fuda explain`: one card's outline and IR, its printed text first with `--lang`.
-fn explain(path: &std::path::Path, card: &str, lang: Option<&str>, common: &CommonArgs) -> u8 {
-    let mut s = common.session(&[path.to_path_buf()], false, None);
-    let text = lang
-        .and_then(fuda::ir::render::Lang::from_code)
-        .and_then(|l| {
-            let pack = target_pack(&s, path)?;
-            let c = find_card(pack, card)?;
-            let (text, warnings) = fuda::tools::render::render_card(&s, c, &pack.game, l);
-            Some((text, warnings))
-        });
-    if let Some((_, warnings)) = &text {
-        s.diags.extend(warnings.iter().cloned());
+/// How diagnostics render on stderr: colours on a terminal unless `NO_COLOR`, wider there.
+fn stderr_options() -> RenderOptions {
+    let terminal = std::io::stderr().is_terminal();
+    let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()) && terminal;
+    RenderOptions {
+        color,
+        width: if terminal { 100 } else { 80 },
     }
-    let (c, code) = match checked_pack(&s, common, path)
-        .and_then(|(pack, code)| Ok((card_in(pack, card)?, code)))
-    {
+}
+
+/// `fuda explain`: one card's outline and IR, its printed text first with `--lang` (a name
+/// lacking a phrase is a warning on stderr).
+fn explain(path: &std::path::Path, card: &str, lang: Option<&str>, common: &CommonArgs) -> u8 {
+    let s = common.session(&[path.to_path_buf()], false, None);
+    let (pack, c, mut code) = match checked_pack(&s, common, path).and_then(|(pack, code)| {
+        let (pack, c) = card_in(&card_packs(&s, path, pack), card)?;
+        Ok((pack, c, code))
+    }) {
         Ok(found) => found,
         Err(code) => return code,
     };
-    let text = text.map(|(t, _)| t);
-    if common.format == Format::Json {
-        let mut doc = serde_json::json!({ "card": c, "outline": fuda::ir::outline::card(c) });
-        if let (Some(t), Some(l)) = (&text, lang) {
-            doc["text"] = serde_json::json!({ "lang": l, "text": t });
+    let text = lang.and_then(fuda::ir::render::Lang::from_code).map(|l| {
+        let (text, warnings) = fuda::tools::render::render_card(&s, c, &pack.game, l);
+        let mut err = std::io::stderr().lock();
+        for d in &warnings {
+            let _ = write!(
+                err,
+                "{}",
+                diagnostic::render(d, &s.sources, stderr_options())
+            );
         }
+        if common.deny_warnings && !warnings.is_empty() {
+            code = 1;
+        }
+        PrintedText {
+            lang: l.code(),
+            text,
+        }
+    });
+    if common.format == Format::Json {
+        let doc = CardDoc {
+            ir_version: pack.ir_version,
+            pack: &pack.name,
+            card: c,
+            outline: Some(fuda::ir::outline::card(c)),
+            text,
+        };
         print_out(&serde_json::to_string_pretty(&doc).unwrap_or_default());
     } else {
         if let Some(t) = &text {
-            print_out(&format!("{t}\n"));
+            print_out(&format!("{}\n", t.text));
         }
         print_out(&fuda::ir::outline::card(c));
         print_out(&serde_json::to_string_pretty(c).unwrap_or_default());
@@ -465,22 +524,123 @@ fn checked_pack<'s>(
     common: &CommonArgs,
     path: &std::path::Path,
 ) -> Result<(&'s fuda::ir::Pack, u8), u8> {
-    let code = report(s, common);
+    // `--format json` prints one document on stdout: the check document when there are
+    // errors, else the result alone (its warnings, if any, as text on stderr).
+    let code = if common.format == Format::Json && s.error_count() == 0 {
+        let text = CommonArgs {
+            format: Format::Human,
+            deny_warnings: common.deny_warnings,
+            max_diagnostics: common.max_diagnostics,
+            no_cache: common.no_cache,
+            packs: Vec::new(),
+        };
+        report(s, &text)
+    } else {
+        report(s, common)
+    };
     if s.error_count() > 0 {
         return Err(1);
     }
     target_pack(s, path).map(|p| (p, code)).ok_or(code)
 }
 
-/// The card of `pack` with this name or number, or exit code 1 after saying there is none.
-fn card_in<'p>(pack: &'p fuda::ir::Pack, key: &str) -> Result<&'p fuda::ir::Card, u8> {
-    find_card(pack, key).ok_or_else(|| {
-        eprintln!(
-            "error: no card named or numbered `{key}` in pack `{}`",
-            pack.name
-        );
-        1
-    })
+/// The packs `--card` looks in: the pack the path names, or every loaded pack when the path is
+/// a folder of packs.
+fn card_packs<'s>(
+    s: &'s Session,
+    path: &std::path::Path,
+    target: &'s fuda::ir::Pack,
+) -> Vec<&'s fuda::ir::Pack> {
+    let folder_of_packs = path.is_dir() && !path.join("pack.toml").exists();
+    if folder_of_packs {
+        s.packs.iter().map(|p| &p.pack).collect()
+    } else {
+        vec![target]
+    }
+}
+
+/// The card of `packs` with this name, number or id, with its pack, or exit code 1 after
+/// saying there is none or listing the matches when the key names several (reprints with one
+/// name, a name in two packs, a part of several names): an exact name, number or id first, else
+/// a part of a name.
+fn card_in<'p>(
+    packs: &[&'p fuda::ir::Pack],
+    key: &str,
+) -> Result<(&'p fuda::ir::Pack, &'p fuda::ir::Card), u8> {
+    let all = || {
+        packs
+            .iter()
+            .flat_map(|p| p.cards.iter().map(move |c| (*p, c)))
+    };
+    let exact: Vec<_> = all()
+        .filter(|(_, c)| c.name == key || c.number == key || c.id == key)
+        .collect();
+    let found: Vec<_> = if exact.is_empty() {
+        all().filter(|(_, c)| c.name.contains(key)).collect()
+    } else {
+        exact
+    };
+    let names: Vec<&str> = packs.iter().map(|p| p.name.as_str()).collect();
+    let place = match names.as_slice() {
+        [one] => format!("pack `{one}`"),
+        many => format!("packs {}", many.join(", ")),
+    };
+    match found.as_slice() {
+        [one] => Ok(*one),
+        [] => {
+            eprintln!("error: no card named or numbered `{key}` in {place}");
+            Err(1)
+        }
+        many => {
+            let mut text = format!("error: `{key}` names {} cards in {place}:", many.len());
+            for (p, c) in many {
+                text.push_str(&format!("\n  {}  {}  (pack {})", c.number, c.name, p.name));
+            }
+            let (_, first) = many[0];
+            text.push_str(&format!(
+                "\nhelp: name one by its number or id: `--card {}`",
+                if many
+                    .iter()
+                    .filter(|(_, c)| c.number == first.number)
+                    .count()
+                    > 1
+                {
+                    &first.id
+                } else {
+                    &first.number
+                }
+            ));
+            eprintln!("{text}");
+            Err(1)
+        }
+    }
+}
+
+/// What `compile --card` and `explain --format json` print: one document, its keys in this
+/// order (the card's own in the IR's order, as the whole-pack output has them).
+#[derive(serde::Serialize)]
+struct CardDoc<'a> {
+    /// The IR version, as the whole pack's output carries it.
+    ir_version: u32,
+    /// The pack the card is in.
+    pack: &'a str,
+    /// The card's IR.
+    card: &'a fuda::ir::Card,
+    /// The readable outline (`explain` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outline: Option<String>,
+    /// The printed text (`explain --lang` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<PrintedText>,
+}
+
+/// A card's printed text in one language, as `explain --lang --format json` carries it.
+#[derive(serde::Serialize)]
+struct PrintedText {
+    /// The language code.
+    lang: &'static str,
+    /// The text.
+    text: String,
 }
 
 /// Writes a line to stdout. A closed pipe (`fuda compile … | head`) is not an error of
@@ -504,13 +664,6 @@ fn target_pack<'s>(s: &'s Session, path: &std::path::Path) -> Option<&'s fuda::i
         .and_then(|i| s.packs.get(i))
         .or(s.packs.last())
         .map(|p| &p.pack)
-}
-
-fn find_card<'a>(pack: &'a fuda::ir::Pack, key: &str) -> Option<&'a fuda::ir::Card> {
-    pack.cards
-        .iter()
-        .find(|c| c.name == key || c.number == key || c.id == key)
-        .or_else(|| pack.cards.iter().find(|c| c.name.contains(key)))
 }
 
 /// Prints diagnostics and returns the exit code they call for.
@@ -539,14 +692,7 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
             );
         }
         Format::Human => {
-            let color = std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                && std::io::stderr().is_terminal();
-            let width = if std::io::stderr().is_terminal() {
-                100
-            } else {
-                80
-            };
-            let opts = RenderOptions { color, width };
+            let opts = stderr_options();
             let mut err = std::io::stderr().lock();
             for d in shown {
                 let _ = write!(err, "{}", diagnostic::render(d, &s.sources, opts));
@@ -570,7 +716,13 @@ fn report(s: &Session, common: &CommonArgs) -> u8 {
 /// `fuda test`: runs scenarios, shows each failure with the log's tail, ends with the totals.
 fn test(paths: Vec<PathBuf>, packs: &[PathBuf], verbose: bool, format: Format) -> u8 {
     let paths = if paths.is_empty() {
-        vec![PathBuf::from("cards"), PathBuf::from("tests")]
+        // Inside a pack folder (here or above): that pack's scenarios.
+        let cwd = std::env::current_dir().unwrap_or_default();
+        match cwd.ancestors().find(|d| d.join("pack.toml").is_file()) {
+            Some(dir) if dir == cwd => vec![PathBuf::from(".")],
+            Some(dir) => vec![dir.to_path_buf()],
+            None => vec![PathBuf::from("cards"), PathBuf::from("tests")],
+        }
     } else {
         paths
     };
@@ -816,6 +968,53 @@ fn play(
             return 1;
         }
     }
+    0
+}
+
+/// `fuda words`: the names a game declares (`fuda::tools::words`). A kind that is not one of
+/// the documented kinds is a usage error (2); a game that does not load is 1.
+fn words(game: &str, packs: &[PathBuf], kind: Option<&str>, format: WordsFormat) -> u8 {
+    use fuda::tools::words;
+    if let Some(k) = kind.filter(|k| !words::KINDS.contains(k)) {
+        let message = format!(
+            "--kind: no kind `{k}`; the kinds: {}",
+            words::KINDS.join(", ")
+        );
+        return clap_error("words", clap::error::ErrorKind::InvalidValue, message);
+    }
+    let mut s = Session::new();
+    s.skip_decks = true;
+    s.cache = fuda::packs::cache::Cache::from_env();
+    for p in packs {
+        s.add_pack(p);
+    }
+    let loaded = words::load(&mut s, game);
+    let common = CommonArgs {
+        format: Format::Human,
+        deny_warnings: false,
+        max_diagnostics: 50,
+        no_cache: false,
+        packs: Vec::new(),
+    };
+    if s.error_count() > 0 {
+        report(&s, &common);
+    }
+    let mut list = match loaded {
+        Ok(list) => list,
+        Err(why) => {
+            eprintln!("error: {why}");
+            return 1;
+        }
+    };
+    if let Some(k) = kind {
+        list.only(k);
+    }
+    let text = match format {
+        WordsFormat::Human => list.render_human(),
+        WordsFormat::Markdown => list.render_markdown(),
+        WordsFormat::Json => serde_json::to_string_pretty(&list).unwrap_or_default(),
+    };
+    print_out(text.trim_end());
     0
 }
 

@@ -455,10 +455,11 @@ fn a_million_lines() {
 
 // ───────────────────────────── the command line ─────────────────────────────
 
-/// Runs the `fuda` binary: exit code and stderr.
+/// Runs the `fuda` binary: exit code and its output, stderr (diagnostics) then stdout (the
+/// summary of `check`).
 fn fuda(args: &[&str]) -> (i32, String) {
-    let (code, _, err) = crate::support::run_fuda(args);
-    (code, err)
+    let (code, out, err) = crate::support::run_fuda(args);
+    (code, format!("{err}{out}"))
 }
 
 /// `fuda check file.deck` checks that deck against its pack; a pack folder's decks are counted.

@@ -64,6 +64,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("tools::sim", &["base", "ir", "engine", "packs"]),
     ("tools::play", &["base", "ir", "engine"]),
     ("tools::render", &["base", "ir", "packs"]),
+    ("tools::words", &["base", "ir", "compiler", "packs"]),
 ];
 
 /// Module files that only declare their submodules (and a doc): they belong to no row.

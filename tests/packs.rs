@@ -434,7 +434,7 @@ fn new_pack_checks_and_tests_clean_for_every_shipped_game() {
         assert!(toml.contains(&format!("\"{game} ^0.1.0\"")), "{toml}");
         let (exit, out, err) = fuda(&["check", &dir_s]);
         assert_eq!(exit, 0, "{game}: {out}{err}");
-        assert!(err.contains("1 deck"), "{game}: the deck is checked: {err}");
+        assert!(out.contains("1 deck"), "{game}: the deck is checked: {out}");
         let (exit, out, err) = fuda(&["test", &dir_s]);
         assert_eq!(exit, 0, "{game}: {out}{err}");
         assert!(out.contains("1 passed, 0 failed"), "{game}: {out}");
@@ -467,9 +467,9 @@ fn the_pack_option_on_every_command() {
         .into_owned();
     let other = "cards/pmv/decks/youkai-control.deck";
 
-    let (exit, _, err) = fuda(&["check", "cards/pmv", "--pack", &dir_s]);
+    let (exit, out, err) = fuda(&["check", "cards/pmv", "--pack", &dir_s]);
     assert_eq!(exit, 0, "{err}");
-    assert!(err.contains("fan_flag"), "{err}");
+    assert!(out.contains("fan_flag"), "{out}");
 
     let (exit, out, err) = fuda(&["compile", "cards/pmv", "--pack", &dir_s, "--card", "001"]);
     assert_eq!(exit, 0, "{err}");

@@ -11,6 +11,8 @@ mod support;
 
 #[path = "cards.rs"]
 mod cards;
+#[path = "cli.rs"]
+mod cli;
 #[path = "decks.rs"]
 mod decks;
 #[path = "diagnostics.rs"]
@@ -51,3 +53,5 @@ mod slots;
 mod tiny_game;
 #[path = "typos.rs"]
 mod typos;
+#[path = "words.rs"]
+mod words;

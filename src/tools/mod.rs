@@ -1,9 +1,11 @@
 //! The tools built on the layers below: the scenario format (`scenario`) and the runner that plays
 //! scenarios on the engine (`runner`), many seeded games with a summary (`sim`), and a game in the
-//! terminal (`play`), printed card text (`render`). The command line calls them.
+//! terminal (`play`), every name a game declares (`words`), printed card text (`render`). The command
+//! line calls them.
 
 pub mod play;
 pub mod render;
 pub mod runner;
 pub mod scenario;
 pub mod sim;
+pub mod words;

@@ -258,13 +258,23 @@ fn split_index(s: &str) -> (&str, u32) {
     (s.trim(), 1)
 }
 
+/// How many cards a request wants, in words: `1 card`, `2 cards`, `0 to 1 card`, `1 to 3 cards`.
+fn cards_wanted(min: usize, max: usize) -> String {
+    let noun = if max == 1 { "card" } else { "cards" };
+    if min == max {
+        format!("{max} {noun}")
+    } else {
+        format!("{min} to {max} {noun}")
+    }
+}
+
 /// A request as a line of text with its options.
 pub fn describe(req: &Request) -> String {
     let opts: Vec<String> = req.options.iter().map(|o| o.label.clone()).collect();
     let kind = match &req.kind {
         RequestKind::Action => "an action".to_string(),
         RequestKind::YesNo => "yes or no".to_string(),
-        RequestKind::Cards { min, max } => format!("{min} to {max} cards"),
+        RequestKind::Cards { min, max } => cards_wanted(*min, *max),
         RequestKind::OneOf => "one option".to_string(),
         RequestKind::Declare => "a declaration".to_string(),
         RequestKind::Repeat { max } => format!("a repeat count from 0 to {max}"),
@@ -937,5 +947,18 @@ fn failed_report(path: &std::path::Path, why: &str) -> Report {
             .unwrap_or_default(),
         failures: vec![why.to_string()],
         log: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod count_words {
+    use super::cards_wanted;
+
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(cards_wanted(1, 1), "1 card");
+        assert_eq!(cards_wanted(0, 1), "0 to 1 card");
+        assert_eq!(cards_wanted(2, 2), "2 cards");
+        assert_eq!(cards_wanted(1, 3), "1 to 3 cards");
     }
 }

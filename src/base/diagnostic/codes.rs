@@ -61,6 +61,9 @@ codes! {
     PACK_DUPLICATE_NAME = "fuda::pack::duplicate_name";
     /// Two packs of one game, neither requiring the other, declare the same name.
     PACK_NAME_CLASH = "fuda::pack::name_clash";
+    /// A card of a pack has the number of a card of another loaded pack of the same game (a mod
+    /// card numbered like a card of the game).
+    PACK_NUMBER_CLASH = "fuda::pack::number_clash";
     /// A declaration a mod pack may not make (a second ruleset, a turn, deck rules, …): only
     /// the game pack it builds on may.
     RESOLVE_MOD_PACK_DECLARATION = "fuda::resolve::mod_pack_declaration";

@@ -43,7 +43,11 @@ impl Game<'_> {
             "look",
             tags,
             format!("p{} looks at {}", shown(who), names.join(", ")),
-            format!("p{} looks at {} cards", shown(who), list.len()),
+            format!(
+                "p{} looks at {}",
+                shown(who),
+                super::cards_count(list.len())
+            ),
             source,
         );
         Ok(())

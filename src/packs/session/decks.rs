@@ -33,10 +33,35 @@ impl Session {
     /// returned when it has no error.
     pub fn load_deck(&mut self, path: &Path, game: &str) -> Option<Deck> {
         match std::fs::read(path) {
-            Ok(bytes) => self.load_deck_bytes(&display(path), &bytes, game),
+            Ok(bytes) => {
+                let before = self.diags.len();
+                let deck = self.load_deck_bytes(&display(path), &bytes, game);
+                self.hint_unloaded_pack(path, before);
+                deck
+            }
             Err(e) => {
                 self.io_error(path, &e);
                 None
+            }
+        }
+    }
+
+    /// A deck in the folder of a pack that was not loaded (`fuda sim pmv --deck
+    /// mypack/decks/x.deck` without `--pack mypack`): its unknown cards (the diagnostics from
+    /// `before` on) are most likely that pack's, so their help says to load it.
+    fn hint_unloaded_pack(&mut self, path: &Path, before: usize) {
+        let Some(dir) = find_pack_dir(path) else {
+            return;
+        };
+        if self.pack_from_dir(&dir).is_some() {
+            return;
+        }
+        let dir = display(&dir);
+        for d in self.diags.iter_mut().skip(before) {
+            if d.code == codes::DECK_UNKNOWN_CARD {
+                d.help = Some(format!(
+                    "this deck is in the pack folder `{dir}`, which is not loaded: add `--pack {dir}`"
+                ));
             }
         }
     }

@@ -18,6 +18,7 @@ use std::path::{Path, PathBuf};
 mod clash;
 mod decks;
 mod load;
+mod numbers;
 
 use load::PackHome;
 
@@ -570,6 +571,7 @@ impl Session {
     /// all packs are loaded).
     pub fn finish(&mut self) {
         self.check_name_clashes();
+        self.check_number_clashes();
         self.check_queued_decks();
         let refs: Vec<&Compiled> = self.packs.iter().collect();
         resolve::check_exact_names(&refs, &mut self.diags);
