@@ -3,7 +3,7 @@
 //! a few turns of PMV, then a concession whose result stays on screen. And the board as text
 //! (insta snapshots) in a position of each shipped game.
 
-use fuda::engine::{Answer, FirstLegalAgent, Game, Options, Program, RequestKind};
+use fuda::engine::{Answer, FirstLegalAgent, Game, Options, Program, RandomAgent, RequestKind};
 use fuda::tools::play::board::render;
 use fuda::tools::play::question::{question_text, Asked};
 use fuda::tools::play::Prepared;
@@ -324,4 +324,65 @@ fn the_board_marks_what_changed_and_hides_what_is_hidden() {
          p2  life 18\n  \
            hand         2 cards, 2 ready\n"
     );
+}
+
+/// The first question of each kind of "asked within" in random games of each shipped game:
+/// a cost payment says what it pays for (the action and its card, the verb; an ability's cost).
+#[test]
+fn questions_say_what_they_are_for() {
+    use fuda::engine::board::Within;
+    let mut found: Vec<String> = Vec::new();
+    for game in ["pmv", "ws", "pm"] {
+        let (prog, decks) = program(game);
+        let opts = Options {
+            seed: 7,
+            max_steps: 2_000_000,
+            deck_format: None,
+        };
+        let mut g = Game::new(&prog, &decks, None, &opts);
+        let mut agents = [RandomAgent::new(7, 0), RandomAgent::new(7, 1)];
+        let mut seen_kinds: Vec<&str> = Vec::new();
+        let mut steps = 0;
+        while let Some(req) = g.step() {
+            steps += 1;
+            if steps > 3000 {
+                break;
+            }
+            let within = g.asked_within(req.player);
+            let kind = match within.last() {
+                Some(Within::Action { .. }) => "action",
+                Some(Within::Call { id, .. }) if id.ends_with(":pay") => "payment",
+                Some(Within::Call { .. }) => "call",
+                Some(Within::Cost { .. }) => "cost",
+                Some(Within::Effect { .. }) => "effect",
+                Some(Within::Rule { .. }) => "rule",
+                None => "none",
+            };
+            if !seen_kinds.contains(&kind) && kind != "none" {
+                seen_kinds.push(kind);
+                let prepared = Prepared::read(&mut g, &req);
+                let numbers: Vec<usize> = (1..=req.options.len()).collect();
+                found.push(format!(
+                    "{game}, {kind}:\n{}",
+                    question_text(&req, &prepared.asked, &numbers)
+                ));
+            }
+            let a = {
+                let view = g.view(req.player);
+                let agent = &mut agents[usize::from(req.player) % 2];
+                fuda::engine::decide_or_first_legal(agent, &view, &req)
+            };
+            let _ = g.answer(&req, a);
+        }
+    }
+    let all = found.join("\n\n");
+    assert!(
+        all.contains("pmv, payment:\np1, for プレイする (play_card) "),
+        "{all}"
+    );
+    assert!(
+        all.contains(" › コストを支払う (pay):\np1: choose "),
+        "{all}"
+    );
+    insta::assert_snapshot!("questions_within", all);
 }

@@ -330,6 +330,16 @@ impl<'p> Game<'p> {
                         .checked_sub(1)
                         .and_then(|i| self.ctxs.get(i));
                     if let Some(w) = self.body_within(seat, stmts, ctx) {
+                        // an ability's effect waits below its cost while the cost is paid
+                        if let (
+                            Within::Cost { card, kind },
+                            Some(Within::Effect { card: c, kind: k }),
+                        ) = (&w, out.last())
+                        {
+                            if card == c && kind == k {
+                                out.pop();
+                            }
+                        }
                         out.push(w);
                     }
                 }

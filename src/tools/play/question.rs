@@ -84,7 +84,12 @@ fn within_text(within: &[Within]) -> Option<String> {
             }
         })
         .collect();
-    Some(format!("for {}", parts.join(" › ")))
+    let chain = parts.join(" › ");
+    Some(if matches!(within.first(), Some(Within::Cost { .. })) {
+        chain
+    } else {
+        format!("for {chain}")
+    })
 }
 
 /// The question itself: the request's prompt, with how many cards and from where for a
