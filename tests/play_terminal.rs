@@ -171,6 +171,14 @@ fn numbers_stay_with_their_options() {
         parse_answer_with(&second, "Attack C", &nums, Some(&n)),
         Ok(Input::Answer(Answer::Pick(1)))
     );
+    // Another question between (which cards pay for it) does not renumber the window.
+    let pay = Request {
+        kind: RequestKind::Cards { min: 1, max: 1 },
+        prompt: "choose 1 card".into(),
+        ..req(&["X", "Y"])
+    };
+    assert_eq!(n.number(&pay, 1), vec![1, 2]);
+    assert_eq!(n.number(&second, 1), nums);
     let text = question_text(&second, &Asked::default(), &nums);
     assert!(
         text.contains("   2. play_card B\n   4. attack C\n   3. pass"),

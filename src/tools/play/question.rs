@@ -167,11 +167,23 @@ fn numbers_text(numbers: &[usize]) -> String {
 }
 
 /// The numbers shown for the options of the questions asked: stable while the same question
-/// (same player, kind and prompt) comes back in the same turn.
+/// (same player, kind and prompt) comes back in the same turn, other questions between
+/// (a priority window asked again after an action whose cost asked which cards pay it).
 #[derive(Debug, Clone, Default)]
 pub struct Numbering {
-    /// The question the numbers are for: (player, turn, kind and prompt).
-    family: Option<(Seat, u32, String)>,
+    /// The turn the questions below were asked in.
+    turn: u32,
+    /// Each question asked this turn, with the numbers of its options.
+    families: Vec<Family>,
+    /// The question asked last (an index into `families`).
+    current: usize,
+}
+
+/// One question's numbers.
+#[derive(Debug, Clone, Default)]
+struct Family {
+    /// (player, kind and prompt).
+    key: (Seat, String),
     /// The options last shown: (label, which of the options with that label, number).
     shown: Vec<(String, usize, usize)>,
     /// Numbers given out before and not offered now: (number, the option's label).
@@ -182,12 +194,41 @@ impl Numbering {
     /// The numbers of a request's options (by option), keeping those of the options shown
     /// for the same question earlier in the turn.
     pub fn number(&mut self, req: &Request, turn: u32) -> Vec<usize> {
-        let family = (req.player, turn, format!("{:?} {}", req.kind, req.prompt));
-        if self.family.as_ref() != Some(&family) {
-            self.family = Some(family);
-            self.shown.clear();
-            self.retired.clear();
+        if turn != self.turn {
+            self.turn = turn;
+            self.families.clear();
         }
+        let key = (req.player, format!("{:?} {}", req.kind, req.prompt));
+        self.current = match self.families.iter().position(|f| f.key == key) {
+            Some(i) => i,
+            None => {
+                self.families.push(Family {
+                    key,
+                    ..Family::default()
+                });
+                self.families.len().saturating_sub(1)
+            }
+        };
+        match self.families.get_mut(self.current) {
+            Some(f) => f.number(req),
+            None => (1..=req.options.len()).collect(),
+        }
+    }
+
+    /// What a number was, when it was an option of the question asked last earlier in the
+    /// turn and is not one now.
+    pub fn retired(&self, n: usize) -> Option<&str> {
+        self.families
+            .get(self.current)?
+            .retired
+            .iter()
+            .find(|(m, _)| *m == n)
+            .map(|(_, l)| l.as_str())
+    }
+}
+
+impl Family {
+    fn number(&mut self, req: &Request) -> Vec<usize> {
         let mut next = self
             .shown
             .iter()
@@ -215,13 +256,5 @@ impl Numbering {
         self.retired.retain(|(n, _)| !now.iter().any(|x| x.2 == *n));
         self.shown = now;
         self.shown.iter().map(|s| s.2).collect()
-    }
-
-    /// Why a number is not an option now, when it was one earlier in the same question.
-    pub fn retired(&self, n: usize) -> Option<&str> {
-        self.retired
-            .iter()
-            .find(|(m, _)| *m == n)
-            .map(|(_, l)| l.as_str())
     }
 }
