@@ -179,6 +179,17 @@ fn numbers_stay_with_their_options() {
     };
     assert_eq!(n.number(&pay, 1), vec![1, 2]);
     assert_eq!(n.number(&second, 1), nums);
+    // Choices of cards are numbered afresh each time, whatever was asked before.
+    let other = Request {
+        options: req(&["Z", "X"]).options,
+        ..pay.clone()
+    };
+    assert_eq!(n.number(&other, 1), vec![1, 2]);
+    assert_eq!(
+        parse_answer_with(&other, "1", &[1, 2], Some(&n)),
+        Ok(Input::Answer(Answer::Many(vec![0])))
+    );
+    assert_eq!(n.number(&second, 1), nums);
     let text = question_text(&second, &Asked::default(), &nums);
     assert!(
         text.contains("   2. play_card B\n   4. attack C\n   3. pass"),

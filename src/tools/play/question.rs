@@ -1,8 +1,8 @@
 //! Questions as a person reads them ([`question_text`]) and the numbers their options keep
-//! ([`Numbering`]): an option keeps its number for as long as the same question comes back in
-//! the same turn (a priority window asked again after each action), a new option gets a new
-//! number, and the number of an option no longer offered is refused, never given to another
-//! option — so an answer typed ahead cannot pick an action the player did not mean.
+//! ([`Numbering`]): an action keeps its number for the whole turn (a priority window asked
+//! again after each action), a new action gets a new number, and the number of an action no
+//! longer offered is refused, never given to another — so an answer typed ahead cannot pick an
+//! action the player did not mean.
 
 use crate::engine::board::Within;
 use crate::engine::{Program, Request, RequestKind, Seat};
@@ -166,17 +166,17 @@ fn numbers_text(numbers: &[usize]) -> String {
     }
 }
 
-/// The numbers shown for the options of the questions asked: stable while the same question
-/// (same player, kind and prompt) comes back in the same turn, other questions between
-/// (a priority window asked again after an action whose cost asked which cards pay it).
+/// The numbers shown for the options of the questions asked: the actions of a player's priority
+/// windows keep theirs for the whole turn, other questions between (a window asked again after
+/// an action whose cost asked which cards pay it); other questions number 1, 2, 3….
 #[derive(Debug, Clone, Default)]
 pub struct Numbering {
     /// The turn the questions below were asked in.
     turn: u32,
     /// Each question asked this turn, with the numbers of its options.
     families: Vec<Family>,
-    /// The question asked last (an index into `families`).
-    current: usize,
+    /// The question asked last, when it was a priority window (an index into `families`).
+    current: Option<usize>,
 }
 
 /// One question's numbers.
@@ -198,8 +198,13 @@ impl Numbering {
             self.turn = turn;
             self.families.clear();
         }
+        self.current = None;
+        if req.kind != RequestKind::Action {
+            // a choice of cards, a pick among options: asked once, numbered 1, 2, 3…
+            return (1..=req.options.len()).collect();
+        }
         let key = (req.player, format!("{:?} {}", req.kind, req.prompt));
-        self.current = match self.families.iter().position(|f| f.key == key) {
+        let i = match self.families.iter().position(|f| f.key == key) {
             Some(i) => i,
             None => {
                 self.families.push(Family {
@@ -209,7 +214,8 @@ impl Numbering {
                 self.families.len().saturating_sub(1)
             }
         };
-        match self.families.get_mut(self.current) {
+        self.current = Some(i);
+        match self.families.get_mut(i) {
             Some(f) => f.number(req),
             None => (1..=req.options.len()).collect(),
         }
@@ -219,7 +225,7 @@ impl Numbering {
     /// turn and is not one now.
     pub fn retired(&self, n: usize) -> Option<&str> {
         self.families
-            .get(self.current)?
+            .get(self.current?)?
             .retired
             .iter()
             .find(|(m, _)| *m == n)
