@@ -33,6 +33,8 @@ mod loops;
 mod no_game_words;
 #[path = "packs.rs"]
 mod packs;
+#[path = "play_terminal.rs"]
+mod play_terminal;
 #[path = "properties.rs"]
 mod properties;
 #[path = "pulse_game.rs"]

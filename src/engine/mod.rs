@@ -22,6 +22,7 @@
 
 pub mod agent;
 pub mod bench_api;
+pub mod board;
 mod eval;
 mod exec;
 mod interrupts;

@@ -102,6 +102,16 @@ impl<'g> PlayerView<'g> {
         self.game.log().iter().map(move |e| e.text_for(Some(seat)))
     }
 
+    /// The log as this player may read it, each line with its entry's turn and kind (`turn`,
+    /// `move`, … see [`LogEntry`](super::LogEntry)).
+    pub fn log_entries(&self) -> impl Iterator<Item = (u32, &'static str, &str)> {
+        let seat = self.seat;
+        self.game
+            .log()
+            .iter()
+            .map(move |e| (e.turn, e.kind, e.text_for(Some(seat))))
+    }
+
     /// The board as text, for the terminal: every zone of every player, hidden cards as `?`.
     pub fn render(&self) -> String {
         let g = self.game;
