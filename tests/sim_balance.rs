@@ -354,3 +354,100 @@ fn shards_of_different_runs_do_not_merge() {
     let (code, _, err) = run_fuda(&["sim", "merge"]);
     assert_eq!(code, 2, "{err}");
 }
+
+/// Checks that `page` is well-formed: every tag closed in order (void elements and `/>`
+/// excepted), nothing unescaped between tags. Returns the element names opened.
+fn well_formed(page: &str) -> Vec<String> {
+    let mut stack: Vec<String> = Vec::new();
+    let mut seen = Vec::new();
+    let mut rest = page;
+    while let Some(open) = rest.find('<') {
+        assert!(
+            !rest[..open].contains('>'),
+            "a stray `>` before {}",
+            &rest[open..]
+        );
+        let close = rest[open..].find('>').expect("a tag closes") + open;
+        let tag = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        if tag.starts_with('!') || tag.starts_with('?') {
+            continue;
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            assert_eq!(
+                stack.pop().as_deref(),
+                Some(name.trim()),
+                "closing </{name}>"
+            );
+            continue;
+        }
+        let name: String = tag
+            .chars()
+            .take_while(|c| !c.is_whitespace() && *c != '/')
+            .collect();
+        seen.push(name.clone());
+        if !tag.ends_with('/') && name != "meta" {
+            stack.push(name);
+        }
+    }
+    assert!(stack.is_empty(), "left open: {stack:?}");
+    seen
+}
+
+/// `--report DIR` writes one self-contained, well-formed page with the three plots, the
+/// tables and the cards' Japanese names, and prints the same tables as without it.
+#[test]
+fn the_report_is_written_and_well_formed() {
+    let dir = PathBuf::from("target/test-sim/report");
+    let _ = std::fs::remove_dir_all(&dir);
+    let dir_s = dir.to_string_lossy().into_owned();
+    let pmv = [
+        "sim",
+        "pmv",
+        "--deck",
+        "cards/pmv/decks/reimu-humans.deck",
+        "--deck",
+        "cards/pmv/decks/youkai-control.deck",
+        "--games",
+        "6",
+        "--threads",
+        "2",
+    ];
+    let (code, plain, err) = run_fuda(&pmv);
+    assert_eq!(code, 0, "{err}");
+    let (code, out, err) = run_fuda(&[&pmv[..], &["--report", &dir_s]].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(out, plain, "the report changes nothing on stdout");
+    let page = std::fs::read_to_string(dir.join("index.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    let elements = well_formed(&page);
+    assert_eq!(
+        elements.iter().filter(|e| *e == "svg").count(),
+        3,
+        "three plots"
+    );
+    assert!(elements.iter().any(|e| e == "table"));
+    for heading in [
+        "Win rate per card",
+        "Game length",
+        "First-player advantage",
+        "Cards",
+    ] {
+        assert!(page.contains(heading), "{heading}");
+    }
+    assert!(page.contains("人里の子供"), "card names as they are");
+    assert!(page.contains("Noto Sans CJK JP"), "a CJK font named");
+    // Self-contained: no script, nothing loaded from elsewhere.
+    for outside in ["<script", "src=", "href=", "@import", "url("] {
+        assert!(!page.contains(outside), "{outside}");
+    }
+    // Merge writes the same report.
+    let (code, shard, err) = run_fuda(&[&pmv[..], &["--json", "--shard", "1/1"]].concat());
+    assert_eq!(code, 0, "{err}");
+    let shard = scratch("report", "shard.json", &shard);
+    let merged = format!("{dir_s}-merged");
+    let (code, _, err) = run_fuda(&["sim", "merge", &shard, "--report", &merged]);
+    assert_eq!(code, 0, "{err}");
+    let again = std::fs::read_to_string(PathBuf::from(merged).join("index.html")).unwrap();
+    assert_eq!(again, page);
+}

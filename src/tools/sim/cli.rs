@@ -27,6 +27,9 @@ pub struct OutputArgs {
     /// deck, delta, flag).
     #[arg(long, value_name = "COLUMN", value_parser = SortKey::parse, default_value = "name")]
     pub sort: SortKey,
+    /// Also write an HTML report with plots to DIR/index.html.
+    #[arg(long, value_name = "DIR")]
+    pub report: Option<PathBuf>,
 }
 
 /// `fuda sim merge`.
@@ -57,9 +60,14 @@ fn parse_agent(text: &str) -> Result<AgentKind, String> {
 }
 
 /// What `fuda sim` prints on stdout for `summary`: its tables, or its JSON (`json`), the cards
-/// sorted as asked.
+/// sorted as asked; the report written first when one is asked for. `Err`: the report could
+/// not be written.
 pub fn output(mut summary: Summary, json: bool, options: &OutputArgs) -> Result<String, String> {
     summary.sort_cards(options.sort);
+    if let Some(dir) = &options.report {
+        super::report::write(dir, &summary)
+            .map_err(|e| format!("cannot write the report to {}: {e}", dir.display()))?;
+    }
     Ok(if json {
         serde_json::to_string_pretty(&summary).unwrap_or_default()
     } else {

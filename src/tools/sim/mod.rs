@@ -8,6 +8,7 @@
 //! (an action taken with a card that is not in an `in_play` zone), see [`CardStats`].
 
 pub mod cli;
+pub mod report;
 pub mod shard;
 pub mod stats;
 pub mod totals;
