@@ -210,7 +210,10 @@ fn card_plot(s: &Summary) -> String {
         .cards
         .iter()
         .map(|c: &CardStats| RateRow {
-            label: format!("{} {}", c.name, c.flag.map(CardFlag::word).unwrap_or("")),
+            label: match c.flag {
+                Some(f) => format!("{} ({})", c.name, f.word()),
+                None => c.name.clone(),
+            },
             rate: c.win_rate_when_played,
             interval: c.interval_when_played,
             reference: c.deck_win_rate,
@@ -340,6 +343,7 @@ fn length_plot(s: &Summary) -> String {
                 .x_desc("turns")
                 .y_desc("games")
                 .label_style(("sans-serif", 13))
+                .light_line_style(WHITE)
                 .disable_x_mesh()
                 .draw()?;
             let fill = RGBColor(70, 110, 200);
