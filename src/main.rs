@@ -156,9 +156,14 @@ enum Command {
         log: Option<PathBuf>,
     },
     /// Play many seeded games between two decks (random agents) and sum them up.
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Sim {
+        /// `merge`: sum shards (`fuda sim merge a.json b.json …`).
+        #[command(subcommand)]
+        merge: Option<fuda::tools::sim::cli::SimCommand>,
         /// The game: a pack name (`pmv`) or a pack folder.
-        game: String,
+        #[arg(required = true)]
+        game: Option<String>,
         /// The two `.deck` files (A, then B).
         #[arg(long = "deck", required = true, value_name = "DECK")]
         decks: Vec<PathBuf>,
@@ -184,6 +189,9 @@ enum Command {
         /// Statements each game may run before it is stopped as a draw.
         #[arg(long, default_value_t = fuda::engine::Options::default().max_steps)]
         max_steps: u64,
+        /// Agents, shards and output options.
+        #[command(flatten)]
+        more: fuda::tools::sim::cli::SimArgs,
     },
     /// Lay `.fuda` files out canonically (whitespace only; see docs/cli.md).
     Fmt {
@@ -382,6 +390,9 @@ fn run(cli: Cli) -> u8 {
             play(&game, &decks, seed, [p1, p2], max_steps, log.as_deref())
         }
         Command::Sim {
+            merge: Some(merge), ..
+        } => sim_merge(&merge),
+        Command::Sim {
             game,
             decks,
             packs,
@@ -391,13 +402,23 @@ fn run(cli: Cli) -> u8 {
             seed,
             json,
             max_steps,
+            more,
+            ..
         } => {
             let decks = GameDecks {
                 paths: &decks,
                 format: deck_format,
                 packs: &packs,
             };
-            sim(&game, &decks, games, threads, seed, json, max_steps)
+            let run = SimRun {
+                games,
+                threads,
+                seed,
+                json,
+                max_steps,
+                more,
+            };
+            sim(game.as_deref().unwrap_or_default(), &decks, &run)
         }
         Command::Fmt { paths, check } => fmt::run(paths, check),
         Command::New {
@@ -1018,19 +1039,56 @@ fn words(game: &str, packs: &[PathBuf], kind: Option<&str>, format: WordsFormat)
     0
 }
 
-/// `fuda sim`: many seeded games across threads with a progress bar; tables or one JSON
-/// document on stdout.
-fn sim(
-    game: &str,
-    decks: &GameDecks,
+/// `fuda sim merge`: the shards summed, printed as one run would print them; 1 when they are
+/// not the shards of one run.
+fn sim_merge(command: &fuda::tools::sim::cli::SimCommand) -> u8 {
+    let fuda::tools::sim::cli::SimCommand::Merge {
+        files,
+        json,
+        output,
+    } = command;
+    match fuda::tools::sim::cli::merge_files(files, *json, output) {
+        Ok(text) => {
+            print_out(&text);
+            0
+        }
+        Err(why) => {
+            eprintln!("error: {why}");
+            1
+        }
+    }
+}
+
+/// The options of one `fuda sim` run.
+struct SimRun {
     games: usize,
     threads: Option<u32>,
     seed: u64,
     json: bool,
     max_steps: u64,
-) -> u8 {
+    more: fuda::tools::sim::cli::SimArgs,
+}
+
+/// `fuda sim`: many seeded games across threads with a progress bar; tables or one JSON
+/// document on stdout.
+fn sim(game: &str, decks: &GameDecks, run: &SimRun) -> u8 {
+    let SimRun {
+        games,
+        threads,
+        seed,
+        json,
+        max_steps,
+        ..
+    } = *run;
     if let Err(code) = deck_count("sim", decks.paths, 2) {
         return code;
+    }
+    if run.more.agents.len() > decks.paths.len() {
+        let message = format!(
+            "--agent: give one kind, or one per deck ({})",
+            decks.paths.len()
+        );
+        return clap_error("sim", clap::error::ErrorKind::WrongNumberOfValues, message);
     }
     let loaded = match load_for_game("sim", game, decks, json) {
         Ok(l) => l,
@@ -1047,6 +1105,8 @@ fn sim(
         seed,
         max_steps,
         deck_format: decks.format.clone(),
+        agents: run.more.agents.clone(),
+        shard: run.more.shard,
     };
     let bar = if json || !std::io::stderr().is_terminal() {
         indicatif::ProgressBar::hidden()
@@ -1068,10 +1128,14 @@ fn sim(
         });
     let _ = std::panic::take_hook();
     bar.finish_and_clear();
-    if json {
-        print_out(&serde_json::to_string_pretty(&summary).unwrap_or_default());
-    } else {
-        print_out(summary.render().trim_end());
+    match fuda::tools::sim::cli::output(summary, json, &run.more.output) {
+        Ok(text) => print_out(&text),
+        Err(why) => {
+            eprintln!("error: {why}");
+            return 1;
+        }
+    }
+    if !json {
         let secs = start.elapsed().as_secs_f64();
         eprintln!(
             "{games} game{} in {secs:.2} s on {threads} thread{} ({:.0} games/s)",

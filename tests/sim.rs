@@ -112,7 +112,7 @@ fn config(games: usize, threads: usize, seed: u64) -> SimConfig {
         threads,
         seed,
         max_steps: 2_000_000,
-        deck_format: None,
+        ..SimConfig::default()
     }
 }
 

@@ -49,6 +49,8 @@ mod scenarios;
 mod scripts;
 #[path = "sim.rs"]
 mod sim;
+#[path = "sim_balance.rs"]
+mod sim_balance;
 #[path = "slots.rs"]
 mod slots;
 #[path = "tiny_game.rs"]

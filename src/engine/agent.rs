@@ -186,3 +186,51 @@ impl Agent for FirstLegalAgent {
         }
     }
 }
+
+/// Takes an action whenever it may and says yes to everything, choosing at random (from its own
+/// seeded stream, as [`RandomAgent`]) among what is left: an action other than the last option
+/// ("pass") when one is offered, yes to every yes/no question, as many cards as it may, a random
+/// option of a one-of or a suggested name, and never another repetition of a loop (so it cannot
+/// keep a loop going for ever).
+pub struct GreedyAgent {
+    rng: ChaCha8Rng,
+}
+
+impl GreedyAgent {
+    /// A greedy agent for a seat of a seeded game, on the same stream a [`RandomAgent`] of that
+    /// seat would use.
+    pub fn new(seed: u64, seat: Seat) -> Self {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        rng.set_stream(u64::from(seat).saturating_add(1));
+        GreedyAgent { rng }
+    }
+}
+
+impl Agent for GreedyAgent {
+    fn decide(&mut self, _view: &PlayerView<'_>, r: &Request) -> Answer {
+        let n = r.options.len();
+        match r.kind {
+            // the last option of an action request is "pass": only when it is the only one
+            RequestKind::Action => {
+                Answer::Pick(self.rng.random_range(0..n.saturating_sub(1).max(1)))
+            }
+            RequestKind::OneOf => Answer::Pick(self.rng.random_range(0..n.max(1))),
+            RequestKind::YesNo => Answer::Yes(true),
+            RequestKind::Cards { min, max } => {
+                let k = max.min(n).max(min).min(n);
+                let mut idx: Vec<usize> = (0..n).collect();
+                for i in 0..k {
+                    let j = self.rng.random_range(i..n);
+                    idx.swap(i, j);
+                }
+                idx.truncate(k);
+                Answer::Many(idx)
+            }
+            RequestKind::Declare => match n {
+                0 => Answer::Text("?".into()),
+                n => Answer::Text(r.options[self.rng.random_range(0..n)].label.clone()),
+            },
+            RequestKind::Repeat { .. } => Answer::Pick(0),
+        }
+    }
+}

@@ -42,8 +42,8 @@ pub mod view;
 mod window;
 
 pub use agent::{
-    decide_or_first_legal, Agent, Answer, Choice, FirstLegalAgent, RandomAgent, Request,
-    RequestKind, NO_SLOT,
+    decide_or_first_legal, Agent, Answer, Choice, FirstLegalAgent, GreedyAgent, RandomAgent,
+    Request, RequestKind, NO_SLOT,
 };
 pub use log::LogEntry;
 pub use program::Program;

@@ -7,15 +7,24 @@
 //! Nothing game-specific is known here: "played" is defined from the ruleset's declarations
 //! (an action taken with a card that is not in an `in_play` zone), see [`CardStats`].
 
+pub mod cli;
+pub mod report;
+pub mod shard;
+pub mod stats;
+pub mod totals;
+
 use crate::engine::{
-    decide_or_first_legal, Answer, Game, Options, Outcome, Program, RandomAgent, RequestKind, Seat,
+    decide_or_first_legal, Agent, Answer, Game, GreedyAgent, Options, Outcome, Program,
+    RandomAgent, RequestKind, Seat,
 };
 use crate::packs::session::Session;
 use rayon::prelude::*;
-use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashSet};
+use serde::{Deserialize, Serialize};
+use stats::CardFlag;
+use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
 use std::path::{Path, PathBuf};
+use totals::{deck_letter, Totals};
 
 /// Most notes (why games went wrong) and crash groups a summary lists; the rest of the notes are
 /// counted in `notes_omitted`.
@@ -118,6 +127,63 @@ pub struct SimConfig {
     pub max_steps: u64,
     /// The deck format the games are played in (`deck_format()`); `None`: none.
     pub deck_format: Option<String>,
+    /// The agent of each deck (A, B), whatever seat it plays; one kind for every deck, or
+    /// random when empty.
+    pub agents: Vec<AgentKind>,
+    /// Play only this share of the games: `(k, n)` plays game `i` when `i % n == k`
+    /// (`k` from 0); `None`: every game.
+    pub shard: Option<(usize, usize)>,
+}
+
+/// Who plays a deck's seat in a simulation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentKind {
+    /// [`RandomAgent`]: uniformly among the legal answers, passing included.
+    Random,
+    /// [`GreedyAgent`]: an action whenever it may, yes to everything.
+    Greedy,
+}
+
+impl AgentKind {
+    /// The name of the kind (`random`, `greedy`), as `--agent` takes it.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::Random => "random",
+            AgentKind::Greedy => "greedy",
+        }
+    }
+
+    fn agent(self, seed: u64, seat: Seat) -> Box<dyn Agent> {
+        match self {
+            AgentKind::Random => Box::new(RandomAgent::new(seed, seat)),
+            AgentKind::Greedy => Box::new(GreedyAgent::new(seed, seat)),
+        }
+    }
+}
+
+impl SimConfig {
+    /// The agent kind of deck `d`.
+    pub fn agent_of(&self, d: usize) -> AgentKind {
+        match self.agents.as_slice() {
+            [] => AgentKind::Random,
+            [one] => *one,
+            many => many.get(d).copied().unwrap_or(AgentKind::Random),
+        }
+    }
+
+    /// The agent kind of each of `decks` decks, by name.
+    pub fn agent_names(&self, decks: usize) -> Vec<String> {
+        (0..decks).map(|d| self.agent_of(d).name().into()).collect()
+    }
+
+    /// The numbers of the games this run plays: all of them, or its shard's.
+    pub fn game_numbers(&self) -> Vec<usize> {
+        match self.shard {
+            Some((k, n)) => (0..self.games).filter(|i| i % n.max(1) == k).collect(),
+            None => (0..self.games).collect(),
+        }
+    }
 }
 
 impl Default for SimConfig {
@@ -128,6 +194,8 @@ impl Default for SimConfig {
             seed: 0,
             max_steps: Options::default().max_steps,
             deck_format: None,
+            agents: Vec::new(),
+            shard: None,
         }
     }
 }
@@ -254,8 +322,11 @@ fn play_one(prog: &Program, decks: &[SimDeck], game: usize, config: &SimConfig) 
         .map(|a| Program::short(&a.name.id))
         .collect();
     let mut g = Game::new(prog, &seat_decks, None, &options);
-    let mut agents: Vec<RandomAgent> = (0..prog.players().max(1))
-        .map(|s| RandomAgent::new(seed, s as Seat))
+    let mut agents: Vec<Box<dyn Agent>> = (0..prog.players().max(1))
+        .map(|s| {
+            let deck = order.get(s).copied().unwrap_or(s);
+            config.agent_of(deck).agent(seed, s as Seat)
+        })
         .collect();
     let mut actions = Vec::new();
     let mut stuck = false;
@@ -263,7 +334,7 @@ fn play_one(prog: &Program, decks: &[SimDeck], game: usize, config: &SimConfig) 
         let mut a = {
             let view = g.view(req.player);
             let k = req.player as usize % agents.len();
-            decide_or_first_legal(&mut agents[k], &view, &req)
+            decide_or_first_legal(agents[k].as_mut(), &view, &req)
         };
         if !req.accepts(&a) {
             stuck = true;
@@ -334,19 +405,92 @@ pub fn simulate_with_progress(
         tick();
         r
     };
+    let numbers = config.game_numbers();
     let results: Vec<GameResult> = match rayon::ThreadPoolBuilder::new()
         .num_threads(config.threads.max(1))
         .build()
     {
         // An indexed parallel iterator collects in index order.
-        Ok(pool) => pool.install(|| (0..config.games).into_par_iter().map(play).collect()),
-        Err(_) => (0..config.games).map(play).collect(),
+        Ok(pool) => pool.install(|| numbers.into_par_iter().map(play).collect()),
+        Err(_) => numbers.into_iter().map(play).collect(),
     };
     summarize(prog, decks, config, &results)
 }
 
+/// A column the card table can be sorted by (`--sort`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortKey {
+    /// The card's name, then id (the default).
+    Name,
+    /// The card's id.
+    Id,
+    /// Times played.
+    Played,
+    /// Games its owner played it in.
+    Games,
+    /// Win rate when played.
+    Win,
+    /// Games its deck did not play it in.
+    NotPlayed,
+    /// Win rate when not played.
+    NotWin,
+    /// Its deck's win rate.
+    Deck,
+    /// Win rate when played minus its deck's.
+    Delta,
+    /// The flag: never played, above, below, then none.
+    Flag,
+}
+
+impl SortKey {
+    /// Every key with its name, as `--sort` takes them.
+    pub const ALL: [(&'static str, SortKey); 10] = [
+        ("name", SortKey::Name),
+        ("id", SortKey::Id),
+        ("plays", SortKey::Played),
+        ("games", SortKey::Games),
+        ("win", SortKey::Win),
+        ("not-played", SortKey::NotPlayed),
+        ("not-win", SortKey::NotWin),
+        ("deck", SortKey::Deck),
+        ("delta", SortKey::Delta),
+        ("flag", SortKey::Flag),
+    ];
+
+    /// The key of a name; `Err` lists the names.
+    pub fn parse(name: &str) -> Result<SortKey, String> {
+        SortKey::ALL
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
+            .ok_or_else(|| {
+                let names: Vec<&str> = SortKey::ALL.iter().map(|(n, _)| *n).collect();
+                format!("unknown column `{name}`; the columns: {}", names.join(", "))
+            })
+    }
+
+    /// The figure of a card this key sorts by (higher first); `None` sorts last.
+    fn figure(self, c: &CardStats) -> Option<f64> {
+        match self {
+            SortKey::Name | SortKey::Id => None,
+            SortKey::Played => Some(c.played as f64),
+            SortKey::Games => Some(c.games_played as f64),
+            SortKey::Win => c.win_rate_when_played,
+            SortKey::NotPlayed => Some(c.games_not_played as f64),
+            SortKey::NotWin => c.win_rate_when_not_played,
+            SortKey::Deck => c.deck_win_rate,
+            SortKey::Delta => Some(c.win_rate_when_played? - c.deck_win_rate?),
+            SortKey::Flag => c.flag.map(|f| match f {
+                CardFlag::NeverPlayed => 3.0,
+                CardFlag::AboveDeck => 2.0,
+                CardFlag::BelowDeck => 1.0,
+            }),
+        }
+    }
+}
+
 /// A simulation's results, summed in game order (see the module documentation).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// The game's id.
     pub game: String,
@@ -356,6 +500,8 @@ pub struct Summary {
     pub seed: u64,
     /// The step limit of each game.
     pub max_steps: u64,
+    /// The agent kind of each deck (A, B): `random` or `greedy`.
+    pub agents: Vec<String>,
     /// Per deck, in the order given (A, B).
     pub decks: Vec<DeckStats>,
     /// Per seat (p1 first).
@@ -381,10 +527,17 @@ pub struct Summary {
     pub notes: Vec<NoteCount>,
     /// Distinct notes not listed.
     pub notes_omitted: usize,
+    /// A shard's place in its run and its raw totals (`--shard K/N`); left out otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<shard::ShardInfo>,
+    /// The raw counts the figures above were computed from (the report's histograms); not
+    /// serialized (a shard's are in `shard.totals`).
+    #[serde(skip)]
+    pub totals: Totals,
 }
 
 /// One deck's results.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct DeckStats {
     /// The deck file.
     pub path: String,
@@ -403,7 +556,7 @@ pub struct DeckStats {
 }
 
 /// One seat's results.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatStats {
     /// `p1`, `p2`.
     pub seat: String,
@@ -414,7 +567,7 @@ pub struct SeatStats {
 }
 
 /// Game length in turns (all zero when no game was played).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnStats {
     /// Mean.
     pub mean: f64,
@@ -427,7 +580,7 @@ pub struct TurnStats {
 }
 
 /// One card's statistics.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CardStats {
     /// The card's id (`pmv:019`).
     pub id: String,
@@ -448,10 +601,32 @@ pub struct CardStats {
     /// Every action and activated ability taken with the card, by short name, from any zone
     /// (`raid`, `deploy`, `activated`).
     pub actions: BTreeMap<String, u64>,
+    /// The 95% Wilson interval of `win_rate_when_played`; `None` when never played.
+    pub interval_when_played: Option<[f64; 2]>,
+    /// (game, seat) pairs whose deck holds the card and in which that seat did not play it.
+    pub games_not_played: u64,
+    /// Of those, how many that seat won.
+    pub wins_when_not_played: u64,
+    /// `wins_when_not_played / games_not_played`; `None` when there is no such game.
+    pub win_rate_when_not_played: Option<f64>,
+    /// Its 95% Wilson interval.
+    pub interval_when_not_played: Option<[f64; 2]>,
+    /// (game, seat) pairs whose deck holds the card, played or not.
+    pub deck_games: u64,
+    /// Of those, how many that seat won.
+    pub deck_wins: u64,
+    /// `deck_wins / deck_games`: the win rate of the card's deck (of both decks together for
+    /// a card in both); `None` when in no deck.
+    pub deck_win_rate: Option<f64>,
+    /// Its 95% Wilson interval.
+    pub interval_deck: Option<[f64; 2]>,
+    /// Why the card is worth a look: never played, or its "played" interval wholly above or
+    /// below `deck_win_rate`.
+    pub flag: Option<CardFlag>,
 }
 
 /// Games in which the engine panicked with one message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Crash {
     /// The panic's message.
     pub message: String,
@@ -463,7 +638,7 @@ pub struct Crash {
 }
 
 /// One crashed game.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrashedGame {
     /// The game's number (from 0).
     pub game: usize,
@@ -474,20 +649,12 @@ pub struct CrashedGame {
 }
 
 /// A note of the engine and the number of games it came up in.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoteCount {
     /// The note.
     pub text: String,
     /// Games it came up in.
     pub games: usize,
-}
-
-fn rate(part: u64, whole: u64) -> f64 {
-    if whole == 0 {
-        0.0
-    } else {
-        part as f64 / whole as f64
-    }
 }
 
 /// Sums game results up, in their order. `results` may come from [`run_game`] in any
@@ -499,296 +666,20 @@ pub fn summarize(
     results: &[GameResult],
 ) -> Summary {
     let players = prog.players().max(decks.len());
-    let games = results.len();
-    let mut tally = Tally::new(decks, players, games);
+    let mut totals = Totals::new(prog, decks, players);
     for r in results {
-        match &r.crashed {
-            Some(message) => tally.add_crash(r, message, decks.len()),
-            None => tally.add_game(r),
-        }
+        totals.add_result(prog, decks, r);
     }
-    let finished = (games - tally.crashed) as u64;
-    for d in &mut tally.decks {
-        d.win_rate = rate(d.wins as u64, finished);
+    let mut summary = totals.summary(
+        &prog.ruleset.id,
+        config.seed,
+        config.max_steps,
+        &config.agent_names(decks.len()),
+    );
+    if let Some(shard) = config.shard {
+        summary.shard = Some(shard::ShardInfo::new(shard, config, totals));
     }
-    let seats = seat_stats(&tally.seat_wins, finished);
-    let (notes, notes_omitted) = note_counts(tally.notes);
-    Summary {
-        game: prog.ruleset.id.clone(),
-        games,
-        seed: config.seed,
-        max_steps: config.max_steps,
-        decks: tally.decks,
-        seats,
-        draws: tally.draws,
-        step_limit: tally.step_limit,
-        stuck: tally.stuck,
-        crashed: tally.crashed,
-        crashes: crash_groups(tally.crashes),
-        turns: turn_stats(&tally.turns),
-        cards: card_stats(prog, decks, tally.cards),
-        notes,
-        notes_omitted,
-    }
-}
-
-/// What [`summarize`] adds up game by game, before the rates and the sorting.
-struct Tally<'r> {
-    decks: Vec<DeckStats>,
-    seat_wins: Vec<usize>,
-    draws: usize,
-    step_limit: usize,
-    stuck: usize,
-    turns: Vec<u32>,
-    /// Per card definition: every card of the decks, and any other card acted with.
-    cards: BTreeMap<u32, CardTally>,
-    /// Per note, the games it came up in.
-    notes: BTreeMap<&'r str, usize>,
-    crashes: Vec<Crash>,
-    crashed: usize,
-}
-
-/// One card's figures while games are added up.
-#[derive(Default)]
-struct CardTally {
-    played: u64,
-    games_played: u64,
-    wins: u64,
-    actions: BTreeMap<String, u64>,
-}
-
-impl<'r> Tally<'r> {
-    /// Nothing counted yet; every card of the decks listed, each deck with zero games.
-    fn new(decks: &[SimDeck], players: usize, games: usize) -> Self {
-        let mut cards: BTreeMap<u32, CardTally> = BTreeMap::new();
-        for d in decks {
-            for c in &d.cards {
-                cards.entry(*c).or_default();
-            }
-        }
-        Tally {
-            decks: decks
-                .iter()
-                .map(|d| DeckStats {
-                    path: d.path.clone(),
-                    wins: 0,
-                    losses: 0,
-                    draws: 0,
-                    win_rate: 0.0,
-                    games_first: 0,
-                    wins_first: 0,
-                })
-                .collect(),
-            seat_wins: vec![0usize; players],
-            draws: 0,
-            step_limit: 0,
-            stuck: 0,
-            turns: Vec::with_capacity(games),
-            cards,
-            notes: BTreeMap::new(),
-            crashes: Vec::new(),
-            crashed: 0,
-        }
-    }
-
-    /// A crashed game: counted in its panic message's group (the first few listed), and in
-    /// no other figure.
-    fn add_crash(&mut self, r: &GameResult, message: &str, deck_count: usize) {
-        self.crashed += 1;
-        let i = match self.crashes.iter().position(|c| c.message == message) {
-            Some(i) => i,
-            None => {
-                self.crashes.push(Crash {
-                    message: message.to_string(),
-                    games: 0,
-                    first: Vec::new(),
-                });
-                self.crashes.len() - 1
-            }
-        };
-        let group = &mut self.crashes[i];
-        group.games += 1;
-        if group.first.len() < MAX_CRASH_GAMES {
-            let n = deck_count.max(1);
-            group.first.push(CrashedGame {
-                game: r.game,
-                seed: r.seed,
-                decks: (0..n).map(|s| deck_letter((s + r.game) % n)).collect(),
-            });
-        }
-    }
-
-    /// A finished game: its length, its outcome by deck and seat, its cards and its notes.
-    fn add_game(&mut self, r: &'r GameResult) {
-        self.turns.push(r.turns);
-        self.add_outcome(r);
-        if r.step_limit {
-            self.step_limit += 1;
-        }
-        if r.stuck {
-            self.stuck += 1;
-        }
-        self.add_actions(r);
-        let distinct: BTreeSet<&str> = r.notes.iter().map(String::as_str).collect();
-        for n in distinct {
-            *self.notes.entry(n).or_default() += 1;
-        }
-    }
-
-    /// Who went first and who won: the decks' and seats' wins, losses and draws.
-    fn add_outcome(&mut self, r: &GameResult) {
-        if let Some(&first) = r.decks.first() {
-            if let Some(d) = self.decks.get_mut(first) {
-                d.games_first += 1;
-                if r.winner == Some(0) {
-                    d.wins_first += 1;
-                }
-            }
-        }
-        match r.winner {
-            Some(w) => {
-                if let Some(s) = self.seat_wins.get_mut(w as usize) {
-                    *s += 1;
-                }
-                for (seat, &d) in r.decks.iter().enumerate() {
-                    if let Some(d) = self.decks.get_mut(d) {
-                        if seat == w as usize {
-                            d.wins += 1;
-                        } else {
-                            d.losses += 1;
-                        }
-                    }
-                }
-            }
-            None => {
-                self.draws += 1;
-                for &d in &r.decks {
-                    if let Some(d) = self.decks.get_mut(d) {
-                        d.draws += 1;
-                    }
-                }
-            }
-        }
-    }
-
-    /// The actions taken with each card, and the games each card was played in (and won).
-    fn add_actions(&mut self, r: &GameResult) {
-        let mut played_here: BTreeSet<(u32, Seat)> = BTreeSet::new();
-        for a in &r.actions {
-            let acc = self.cards.entry(a.card).or_default();
-            *acc.actions.entry(a.action.clone()).or_default() += 1;
-            if a.played {
-                acc.played += 1;
-                played_here.insert((a.card, a.owner));
-            }
-        }
-        for (card, owner) in played_here {
-            let acc = self.cards.entry(card).or_default();
-            acc.games_played += 1;
-            if r.winner == Some(owner) {
-                acc.wins += 1;
-            }
-        }
-    }
-}
-
-/// The crash groups, most games first, at most [`MAX_NOTES`] of them.
-fn crash_groups(mut crashes: Vec<Crash>) -> Vec<Crash> {
-    crashes.sort_by(|a, b| {
-        b.games
-            .cmp(&a.games)
-            .then_with(|| a.message.cmp(&b.message))
-    });
-    crashes.truncate(MAX_NOTES);
-    crashes
-}
-
-/// Wins and win rate per seat, over the `finished` games.
-fn seat_stats(seat_wins: &[usize], finished: u64) -> Vec<SeatStats> {
-    seat_wins
-        .iter()
-        .enumerate()
-        .map(|(i, w)| SeatStats {
-            seat: format!("p{}", i + 1),
-            wins: *w,
-            win_rate: rate(*w as u64, finished),
-        })
-        .collect()
-}
-
-/// Per-card figures, by name then id.
-fn card_stats(
-    prog: &Program,
-    decks: &[SimDeck],
-    cards: BTreeMap<u32, CardTally>,
-) -> Vec<CardStats> {
-    let mut out: Vec<CardStats> = cards
-        .into_iter()
-        .map(|(def, acc)| {
-            let card = prog.cards.get(def as usize);
-            CardStats {
-                id: card.map(|c| c.id.clone()).unwrap_or_default(),
-                name: card.map(|c| c.name.clone()).unwrap_or_default(),
-                copies: decks
-                    .iter()
-                    .map(|d| d.cards.iter().filter(|c| **c == def).count() as u32)
-                    .collect(),
-                played: acc.played,
-                games_played: acc.games_played,
-                wins_when_played: acc.wins,
-                win_rate_when_played: (acc.games_played > 0)
-                    .then(|| rate(acc.wins, acc.games_played)),
-                actions: acc.actions,
-            }
-        })
-        .collect();
-    out.sort_by(|a, b| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id)));
-    out
-}
-
-/// The notes, most games first, at most [`MAX_NOTES`] of them, and how many were left out.
-fn note_counts(notes: BTreeMap<&str, usize>) -> (Vec<NoteCount>, usize) {
-    let mut notes: Vec<NoteCount> = notes
-        .into_iter()
-        .map(|(text, games)| NoteCount {
-            text: text.to_string(),
-            games,
-        })
-        .collect();
-    notes.sort_by(|a, b| b.games.cmp(&a.games).then_with(|| a.text.cmp(&b.text)));
-    let omitted = notes.len().saturating_sub(MAX_NOTES);
-    notes.truncate(MAX_NOTES);
-    (notes, omitted)
-}
-
-fn turn_stats(turns: &[u32]) -> TurnStats {
-    if turns.is_empty() {
-        return TurnStats {
-            mean: 0.0,
-            median: 0.0,
-            min: 0,
-            max: 0,
-        };
-    }
-    let mut sorted = turns.to_vec();
-    sorted.sort_unstable();
-    let n = sorted.len();
-    let median = if n % 2 == 1 {
-        f64::from(sorted[n / 2])
-    } else {
-        (f64::from(sorted[n / 2 - 1]) + f64::from(sorted[n / 2])) / 2.0
-    };
-    TurnStats {
-        mean: turns.iter().map(|t| u64::from(*t)).sum::<u64>() as f64 / n as f64,
-        median,
-        min: sorted[0],
-        max: sorted[n - 1],
-    }
-}
-
-/// `A` for the first deck, `B` for the second, …
-fn deck_letter(i: usize) -> char {
-    char::from(b'A' + (i.min(25) as u8))
+    summary
 }
 
 fn percent(r: f64) -> String {
@@ -796,14 +687,50 @@ fn percent(r: f64) -> String {
 }
 
 impl Summary {
+    /// `, agents greedy` (or `, agents greedy/random`, per deck) when some deck's agent is not
+    /// random; nothing otherwise.
+    fn agents_note(&self) -> String {
+        if self.agents.iter().all(|a| a == AgentKind::Random.name()) {
+            return String::new();
+        }
+        match self.agents.first() {
+            Some(first) if self.agents.iter().all(|a| a == first) => format!(", agents {first}"),
+            _ => format!(", agents {}", self.agents.join("/")),
+        }
+    }
+
+    /// The cards sorted by `key` (descending for figures, ascending for `name` and `id`; ties
+    /// and cards without the figure by name then id, those without it last).
+    pub fn sort_cards(&mut self, key: SortKey) {
+        let name = |a: &CardStats, b: &CardStats| a.name.cmp(&b.name).then_with(|| a.id.cmp(&b.id));
+        match key {
+            SortKey::Name => self.cards.sort_by(name),
+            SortKey::Id => self.cards.sort_by(|a, b| a.id.cmp(&b.id)),
+            _ => self.cards.sort_by(|a, b| {
+                let (x, y) = (key.figure(a), key.figure(b));
+                match (x, y) {
+                    (Some(x), Some(y)) => y.total_cmp(&x),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                }
+                .then_with(|| name(a, b))
+            }),
+        }
+    }
+
     /// The summary as readable tables, for the terminal. Card names come last on their line
     /// (their display width varies), with the actions taken with the card after them.
     pub fn render(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "{} games of {}, seed {}, at most {} steps each",
-            self.games, self.game, self.seed, self.max_steps
+            "{} games of {}, seed {}, at most {} steps each{}",
+            self.games,
+            self.game,
+            self.seed,
+            self.max_steps,
+            self.agents_note()
         );
         let _ = writeln!(out);
         self.render_decks(&mut out);
@@ -882,24 +809,39 @@ impl Summary {
         }
     }
 
-    /// One line per card: copies per deck, plays, games played, win rate, name and actions.
+    /// One line per card: copies per deck, plays, games played and the win rate then (with its
+    /// interval), games not played and the win rate then, the deck's win rate, the flag, the
+    /// name and the actions.
     fn render_cards(&self, out: &mut String) {
         let copies_head: Vec<String> = (0..self.decks.len())
             .map(|i| format!("{:>3}", deck_letter(i)))
             .collect();
-        let _ = writeln!(out, "{}  played  games   win%  card", copies_head.join(""));
+        let _ = writeln!(
+            out,
+            "{}  played  games   win%       95% CI  not pl.   win%       95% CI   deck%  flag   card",
+            copies_head.join("")
+        );
+        let rate = |r: Option<f64>| r.map(percent).unwrap_or_else(|| "-".into());
+        let interval = |i: Option<[f64; 2]>| {
+            i.map(|[lo, hi]| format!("{:.1}–{:.1}", lo * 100.0, hi * 100.0))
+                .unwrap_or_else(|| "-".into())
+        };
         for c in &self.cards {
             let copies: Vec<String> = c.copies.iter().map(|n| format!("{n:>3}")).collect();
             let actions: Vec<String> = c.actions.iter().map(|(a, n)| format!("{a} {n}")).collect();
             let _ = writeln!(
                 out,
-                "{}  {:>6}  {:>5}  {:>6}  {} ({}){}",
+                "{}  {:>6}  {:>5}  {:>6}  {:>11}  {:>7}  {:>6}  {:>11}  {:>6}  {:<5}  {} ({}){}",
                 copies.join(""),
                 c.played,
                 c.games_played,
-                c.win_rate_when_played
-                    .map(percent)
-                    .unwrap_or_else(|| "-".into()),
+                rate(c.win_rate_when_played),
+                interval(c.interval_when_played),
+                c.games_not_played,
+                rate(c.win_rate_when_not_played),
+                interval(c.interval_when_not_played),
+                rate(c.deck_win_rate),
+                c.flag.map(CardFlag::word).unwrap_or(""),
                 c.name,
                 c.id,
                 if actions.is_empty() {
