@@ -154,6 +154,9 @@ enum Command {
         /// Write the whole event log to this file as JSON lines.
         #[arg(long)]
         log: Option<PathBuf>,
+        /// The language questions and card texts are printed in (`en`, `ja`).
+        #[arg(long, value_parser = lang_code, default_value = "en")]
+        lang: String,
     },
     /// Play many seeded games between two decks (random agents) and sum them up.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -343,28 +346,7 @@ fn run(cli: Cli) -> u8 {
             }
             code
         }
-        Command::Compile { path, card, common } => {
-            let s = common.session(std::slice::from_ref(&path), false, None);
-            let (pack, code) = match checked_pack(&s, &common, &path) {
-                Ok(found) => found,
-                Err(code) => return code,
-            };
-            let json = match &card {
-                Some(key) => match card_in(&card_packs(&s, &path, pack), key) {
-                    Ok((pack, c)) => serde_json::to_string_pretty(&CardDoc {
-                        ir_version: pack.ir_version,
-                        pack: &pack.name,
-                        card: c,
-                        outline: None,
-                        text: None,
-                    }),
-                    Err(code) => return code,
-                },
-                None => serde_json::to_string_pretty(pack),
-            };
-            print_out(&json.unwrap_or_default());
-            code
-        }
+        Command::Compile { path, card, common } => compile(&path, card.as_deref(), &common),
         Command::Test {
             paths,
             verbose,
@@ -381,13 +363,24 @@ fn run(cli: Cli) -> u8 {
             p2,
             max_steps,
             log,
+            lang,
         } => {
             let decks = GameDecks {
                 paths: &decks,
                 format: deck_format,
                 packs: &packs,
             };
-            play(&game, &decks, seed, [p1, p2], max_steps, log.as_deref())
+            let lang =
+                fuda::ir::render::Lang::from_code(&lang).unwrap_or(fuda::ir::render::Lang::En);
+            play(
+                &game,
+                &decks,
+                seed,
+                [p1, p2],
+                max_steps,
+                log.as_deref(),
+                lang,
+            )
         }
         Command::Sim {
             merge: Some(merge), ..
@@ -452,6 +445,30 @@ fn stderr_options() -> RenderOptions {
         color,
         width: if terminal { 100 } else { 80 },
     }
+}
+
+/// `fuda compile`: the IR of a pack, or of one card (`--card`), as pretty JSON.
+fn compile(path: &std::path::Path, card: Option<&str>, common: &CommonArgs) -> u8 {
+    let s = common.session(&[path.to_path_buf()], false, None);
+    let (pack, code) = match checked_pack(&s, common, path) {
+        Ok(found) => found,
+        Err(code) => return code,
+    };
+    let json = match card {
+        Some(key) => match card_in(&card_packs(&s, path, pack), key) {
+            Ok((pack, c)) => serde_json::to_string_pretty(&CardDoc {
+                ir_version: pack.ir_version,
+                pack: &pack.name,
+                card: c,
+                outline: None,
+                text: None,
+            }),
+            Err(code) => return code,
+        },
+        None => serde_json::to_string_pretty(pack),
+    };
+    print_out(&json.unwrap_or_default());
+    code
 }
 
 /// `fuda explain`: one card's outline and IR, its printed text first with `--lang` (a name
@@ -931,6 +948,7 @@ fn play(
     players: [Player; 2],
     max_steps: u64,
     log: Option<&std::path::Path>,
+    lang: fuda::ir::render::Lang,
 ) -> u8 {
     if let Err(code) = deck_count("play", decks.paths, 2) {
         return code;
@@ -963,6 +981,7 @@ fn play(
         max_steps,
         players: kinds,
         deck_format: decks.format.clone(),
+        lang,
     };
     let decks: Vec<Vec<u32>> = loaded.decks.iter().map(|d| d.cards.clone()).collect();
     let mut human = fuda::tools::play::HumanAgent::new(

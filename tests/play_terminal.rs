@@ -238,7 +238,7 @@ fn position(game: &str, decisions: usize) -> String {
     let mut taken = 0;
     while let Some(req) = g.step() {
         if taken >= decisions && req.player == 0 {
-            let prepared = Prepared::read(&mut g, &req);
+            let prepared = Prepared::read(&mut g, &req, fuda::ir::render::Lang::En);
             let numbers: Vec<usize> = (1..=req.options.len()).collect();
             return format!(
                 "{}\n{}",
@@ -379,7 +379,7 @@ fn questions_say_what_they_are_for() {
             };
             if !seen_kinds.contains(&kind) && kind != "none" {
                 seen_kinds.push(kind);
-                let prepared = Prepared::read(&mut g, &req);
+                let prepared = Prepared::read(&mut g, &req, fuda::ir::render::Lang::En);
                 let numbers: Vec<usize> = (1..=req.options.len()).collect();
                 found.push(format!(
                     "{game}, {kind}:\n{}",

@@ -351,6 +351,7 @@ fn a_human_game_with_junk_input_ends_without_panic() {
         max_steps: 2_000_000,
         players: vec![PlayerKind::Human, PlayerKind::Random],
         deck_format: None,
+        lang: fuda::ir::render::Lang::En,
     };
     let input = "\n0\nfoo\nboard\nlog\n?\ny\n1\n1\n";
     let mut h = HumanAgent::new(Cursor::new(input.as_bytes()), Vec::new());
@@ -378,6 +379,7 @@ fn automatic_seats_play_a_whole_game() {
         max_steps: 2_000_000,
         players: vec![PlayerKind::Random, PlayerKind::First],
         deck_format: None,
+        lang: fuda::ir::render::Lang::En,
     };
     let mut h = HumanAgent::new(Cursor::new(&b""[..]), Vec::new());
     let r = play_game(&l.program, &decks, &config, &mut h);

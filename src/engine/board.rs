@@ -398,6 +398,32 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// The statement a pending request comes from: the one the innermost running block is at
+    /// (a `may` asking yes or no, a choice…), so that a question can be put in words.
+    pub fn asking_statement(&self) -> Option<&'p Stmt> {
+        self.frames.iter().rev().find_map(|f| match f {
+            Frame::Block { stmts, pc, .. } => stmts.get(*pc),
+            _ => None,
+        })
+    }
+
+    /// The variables in scope now, innermost last, as `seat` may know them: a card `seat` does
+    /// not see reads [`Value::Absent`] (cards of a set too), so a question put in words names
+    /// only what the player may know.
+    pub fn visible_vars(&self, seat: Seat) -> Vec<(String, Value)> {
+        let hide = |v: &Value| match v {
+            Value::Card(c) if !self.sees(seat, *c) => Value::Absent,
+            Value::Cards(cs) => {
+                Value::Cards(cs.iter().copied().filter(|c| self.sees(seat, *c)).collect())
+            }
+            other => other.clone(),
+        };
+        self.vars
+            .iter()
+            .map(|(n, v)| (n.to_string(), hide(v)))
+            .collect()
+    }
+
     /// Where each option's card is, as `seat` reads it (`your pool`, `p2's pool`);
     /// `None` for an option with no card.
     pub fn option_zones(&self, seat: Seat, options: &[super::Choice]) -> Vec<Option<String>> {

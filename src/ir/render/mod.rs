@@ -14,7 +14,7 @@ mod stmt;
 pub mod words;
 
 use crate::ir::phrase::{template_pieces, Piece};
-use crate::ir::{Card, Expr, Id, Labelled, Param, Phrase, Ruleset};
+use crate::ir::{Card, Expr, Id, Labelled, Param, Phrase, Ruleset, Stmt};
 use std::collections::{BTreeSet, HashMap};
 pub use words::Lang;
 
@@ -139,6 +139,31 @@ pub fn card(vocab: &Vocabulary, c: &Card, lang: Lang) -> Rendered {
         text: r.w.tidy(&lines.join("\n")),
         missing: r.missing,
     }
+}
+
+/// A `may` statement as the question its player is asked, in `lang`: "You may draw 1 card.
+/// Do you?", 「カードを1枚引いてもよい。そうしますか？」; `None` for any other statement.
+/// `bound`: how the variables in scope read (a verb's parameters, a chosen card), as the
+/// asked player may know them.
+pub fn may_question(
+    vocab: &Vocabulary,
+    stmt: &Stmt,
+    lang: Lang,
+    bound: &[(String, String)],
+) -> Option<String> {
+    let Stmt::May { body, .. } = stmt else {
+        return None;
+    };
+    let mut r = Renderer::new(vocab, lang);
+    for (var, reads_as) in bound {
+        r.bind(var, reads_as.clone());
+    }
+    let parts: Vec<String> = body.iter().filter_map(|s| r.clause(s)).collect();
+    let offer = r.w.sentence(&r.w.may(None, &parts));
+    Some(r.w.tidy(&format!(
+        "{offer}{}",
+        r.w.pick(" Do you?", "そうしますか？")
+    )))
 }
 
 /// The state of one rendering: the vocabulary, the language, what was missing, and what the

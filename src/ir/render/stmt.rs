@@ -219,7 +219,6 @@ impl Renderer<'_, '_> {
         for p in params {
             let Some(a) = args.get(&p.name) else { continue };
             let is_player = p.types.contains(&crate::ir::Type::Player);
-            let not_default = is_player && p.default.as_ref() != Some(a);
             let v = if p.types.contains(&crate::ir::Type::Card)
                 || p.types.contains(&crate::ir::Type::Cards)
             {
@@ -227,6 +226,9 @@ impl Renderer<'_, '_> {
             } else {
                 self.expr(a)
             };
+            // the second form names a player other than the one the text speaks to
+            let you = self.w.pick("you", "あなた");
+            let not_default = is_player && p.default.as_ref() != Some(a) && v != you;
             filled.push((p.name.clone(), v, not_default));
         }
         self.filled(kind, verb, &filled)
@@ -301,7 +303,7 @@ impl Renderer<'_, '_> {
                     let how = if how.is_empty() {
                         String::new()
                     } else {
-                        format!(" {}", how.join(", "))
+                        format!(" ({})", how.join(", "))
                     };
                     format!("put {c} {place}{how}")
                 } else {

@@ -4,18 +4,32 @@
 
 use crate::engine::board::{Board, BoardCard, StatShown, ZoneBoard};
 use crate::engine::{Outcome, Program};
+use crate::ir::render::{Lang, Vocabulary};
 use std::fmt::Write;
 
 /// Zones with more cards than this (and no slots) list names only, on one line; a zone that is
 /// not public, none.
 const DETAILED_UP_TO: usize = 10;
 
-/// A card's text, for the `card` command: for now the outline of its IR (`ir::outline`). The
-/// one place that turns a card definition into words for a player.
-pub fn card_text(prog: &Program, def: u32) -> String {
-    match prog.cards.get(def as usize) {
-        Some(c) => crate::ir::outline::card(c),
-        None => String::new(),
+/// A card's text, for the `card` command: its name, type, fields and stats as the outline of
+/// its IR gives them, then its printed text in `lang` (`ir::render`). The one place that turns
+/// a card definition into words for a player.
+pub fn card_text(vocab: &Vocabulary, prog: &Program, def: u32, lang: Lang) -> String {
+    let Some(c) = prog.cards.get(def as usize) else {
+        return String::new();
+    };
+    let outline = crate::ir::outline::card(c);
+    let head: Vec<&str> = outline
+        .lines()
+        .take_while(|l| {
+            !l.trim_start().starts_with("keywords:") && !l.trim_start().starts_with('[')
+        })
+        .collect();
+    let text = crate::ir::render::card(vocab, c, lang).text;
+    if text.is_empty() {
+        format!("{}\n", head.join("\n"))
+    } else {
+        format!("{}\n{text}\n", head.join("\n"))
     }
 }
 

@@ -41,6 +41,7 @@ pub enum Input {
 pub mod board;
 pub mod question;
 
+use crate::ir::render::{Lang, Vocabulary};
 use board::{card_text, outcome_text, render};
 use question::{count_hint, question_text, Asked, Numbering};
 
@@ -203,13 +204,23 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Reads what a human deciding `req` is shown from the game.
-    pub fn read(game: &mut Game<'_>, req: &Request) -> Prepared {
+    /// Reads what a human deciding `req` is shown from the game, questions and card texts in
+    /// `lang`.
+    pub fn read(game: &mut Game<'_>, req: &Request, lang: Lang) -> Prepared {
         let seat = req.player;
         let board = game.board(seat);
+        let prog = game.prog;
+        let cards: Vec<&crate::ir::Card> = prog.cards.iter().collect();
+        let vocab = Vocabulary::new(&[&prog.ruleset], &cards);
+        let bound = bound_readings(game, seat, lang);
+        let question = game
+            .asking_statement()
+            .filter(|_| req.kind == crate::engine::RequestKind::YesNo)
+            .and_then(|s| crate::ir::render::may_question(&vocab, s, lang, &bound));
         let asked = Asked {
             within: game.asked_within(seat),
             zones: game.option_zones(seat, &req.options),
+            question,
         };
         let mut defs: Vec<u32> = Vec::new();
         let mut stack: Vec<&crate::engine::board::BoardCard> = board
@@ -242,7 +253,7 @@ impl Prepared {
             .iter()
             .filter_map(|d| {
                 let name = game.prog.cards.get(*d as usize)?.name.clone();
-                Some((name, card_text(game.prog, *d)))
+                Some((name, card_text(&vocab, game.prog, *d, lang)))
             })
             .collect();
         Prepared {
@@ -252,6 +263,46 @@ impl Prepared {
             option_cards,
         }
     }
+}
+
+/// How the variables in scope read to `seat`, in `lang`: numbers as they are, players as
+/// "you" / "your opponent" (`p3` beyond two), cards by name when `seat` sees them.
+fn bound_readings(game: &Game<'_>, seat: Seat, lang: Lang) -> Vec<(String, String)> {
+    let en = lang == Lang::En;
+    let player = |p: Seat| match (p == seat, en) {
+        (true, true) => "you".to_string(),
+        (true, false) => "あなた".to_string(),
+        (false, true) if game.prog.players() == 2 => "your opponent".to_string(),
+        (false, false) if game.prog.players() == 2 => "相手".to_string(),
+        (false, _) => format!("p{}", p.saturating_add(1)),
+    };
+    let card = |c: u32| {
+        let name = game
+            .state
+            .cards
+            .get(c as usize)
+            .and_then(|cs| game.prog.cards.get(cs.def as usize))
+            .map(|d| d.name.clone())
+            .unwrap_or_default();
+        if en {
+            format!("“{name}”")
+        } else {
+            format!("「{name}」")
+        }
+    };
+    game.visible_vars(seat)
+        .into_iter()
+        .filter_map(|(name, v)| {
+            let text = match v {
+                crate::engine::Value::Int(n) => n.to_string(),
+                crate::engine::Value::Player(p) => player(p),
+                crate::engine::Value::Card(c) => card(c),
+                crate::engine::Value::Text(t) => t,
+                _ => return None,
+            };
+            Some((name, text))
+        })
+        .collect()
 }
 
 /// A person answering at a terminal, for any number of seats (hot seat): it shows the asked
@@ -499,6 +550,8 @@ pub struct PlayConfig {
     pub players: Vec<PlayerKind>,
     /// The deck format the game is played in (`deck_format()`); `None`: none.
     pub deck_format: Option<String>,
+    /// The language questions and card texts are printed in (`ir::render`).
+    pub lang: Lang,
 }
 
 /// How a game went.
@@ -567,7 +620,7 @@ pub fn play_game<R: BufRead + Send, W: Write + Send>(
     while let Some(req) = game.step() {
         let seat = req.player as usize;
         if kind(seat) == PlayerKind::Human {
-            human.prepare(Prepared::read(&mut game, &req));
+            human.prepare(Prepared::read(&mut game, &req, config.lang));
         }
         let mut a = {
             let view = game.view(req.player);

@@ -17,6 +17,9 @@ pub struct Asked {
     pub within: Vec<Within>,
     /// Where each option's card is (`your pool`), by option.
     pub zones: Vec<Option<String>>,
+    /// The question in words, when the request comes from a `may` (`ir::render`); `None`:
+    /// the request's own prompt is shown.
+    pub question: Option<String>,
 }
 
 /// The whole question as shown: what it is for, the question, its options with their numbers,
@@ -112,7 +115,10 @@ fn prompt_text(req: &Request, asked: &Asked) -> String {
                 req.options.len()
             )
         }
-        RequestKind::YesNo => format!("{}?", req.prompt),
+        RequestKind::YesNo => match &asked.question {
+            Some(q) => q.clone(),
+            None => format!("{}?", req.prompt),
+        },
         _ => req.prompt.clone(),
     }
 }
