@@ -609,22 +609,7 @@ impl Renderer<'_, '_> {
         from: &Expr,
     ) -> String {
         let what = self.cards(from);
-        let count = match (min, max) {
-            (Expr::Int(0), Some(m)) => {
-                let m = self.expr(m);
-                self.w.pick(format!("up to {m}"), format!("{m}枚まで"))
-            }
-            (n, m) if m.is_none_or(|m| m == n) => {
-                let n = self.expr(n);
-                self.w.pick(n.clone(), format!("{n}枚"))
-            }
-            (n, m) => {
-                let n = self.expr(n);
-                let m = m.map(|m| self.expr(m)).unwrap_or_default();
-                self.w
-                    .pick(format!("{n} to {m}"), format!("{n}枚以上{m}枚以下"))
-            }
-        };
+        let count = self.choice_count(min, max);
         let who = self.expr(chooser);
         let you = matches!(chooser, Expr::You);
         let (en_verb, en_third, ja_verb) = match kind {
