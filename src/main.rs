@@ -3,6 +3,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use fuda::base::diagnostic::{self, JsonDiagnostic, RenderOptions};
+use fuda::ir::render::Lang;
 use fuda::packs::Session;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
@@ -156,7 +157,7 @@ enum Command {
         log: Option<PathBuf>,
         /// The language questions and card texts are printed in (`en`, `ja`).
         #[arg(long, value_parser = lang_code, default_value = "en")]
-        lang: String,
+        lang: Lang,
     },
     /// Play many seeded games between two decks (random agents) and sum them up.
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
@@ -234,7 +235,7 @@ enum Command {
         card: String,
         /// Also print the card's printed text in this language (`ja`, `en`).
         #[arg(long, value_parser = lang_code)]
-        lang: Option<String>,
+        lang: Option<Lang>,
         #[command(flatten)]
         common: CommonArgs,
     },
@@ -245,19 +246,19 @@ enum Command {
         paths: Vec<PathBuf>,
         /// The language: `ja` or `en`.
         #[arg(long, value_parser = lang_code)]
-        lang: String,
+        lang: Lang,
         #[command(flatten)]
         common: CommonArgs,
     },
 }
 
 /// A language code `--lang` accepts (`ja`, `en`), or the list of them.
-fn lang_code(code: &str) -> Result<String, String> {
-    match fuda::ir::render::Lang::from_code(code) {
-        Some(_) => Ok(code.to_string()),
+fn lang_code(code: &str) -> Result<Lang, String> {
+    match Lang::from_code(code) {
+        Some(lang) => Ok(lang),
         None => Err(format!(
             "no printed text in `{code}`; the languages: {}",
-            fuda::ir::render::Lang::ALL
+            Lang::ALL
                 .iter()
                 .map(|l| l.code())
                 .collect::<Vec<_>>()
@@ -370,8 +371,6 @@ fn run(cli: Cli) -> u8 {
                 format: deck_format,
                 packs: &packs,
             };
-            let lang =
-                fuda::ir::render::Lang::from_code(&lang).unwrap_or(fuda::ir::render::Lang::En);
             play(
                 &game,
                 &decks,
@@ -428,12 +427,12 @@ fn run(cli: Cli) -> u8 {
             card,
             lang,
             common,
-        } => explain(&path, &card, lang.as_deref(), &common),
+        } => explain(&path, &card, lang, &common),
         Command::Render {
             paths,
             lang,
             common,
-        } => render(&paths, &lang, &common),
+        } => render(&paths, lang, &common),
     }
 }
 
@@ -473,7 +472,7 @@ fn compile(path: &std::path::Path, card: Option<&str>, common: &CommonArgs) -> u
 
 /// `fuda explain`: one card's outline and IR, its printed text first with `--lang` (a name
 /// lacking a phrase is a warning on stderr).
-fn explain(path: &std::path::Path, card: &str, lang: Option<&str>, common: &CommonArgs) -> u8 {
+fn explain(path: &std::path::Path, card: &str, lang: Option<Lang>, common: &CommonArgs) -> u8 {
     let s = common.session(&[path.to_path_buf()], false, None);
     let (pack, c, mut code) = match checked_pack(&s, common, path).and_then(|(pack, code)| {
         let (pack, c) = card_in(&card_packs(&s, path, pack), card)?;
@@ -482,7 +481,7 @@ fn explain(path: &std::path::Path, card: &str, lang: Option<&str>, common: &Comm
         Ok(found) => found,
         Err(code) => return code,
     };
-    let text = lang.and_then(fuda::ir::render::Lang::from_code).map(|l| {
+    let text = lang.map(|l| {
         let (text, warnings) = fuda::tools::render::render_card(&s, c, &pack.game, l);
         let mut err = std::io::stderr().lock();
         for d in &warnings {
@@ -520,10 +519,7 @@ fn explain(path: &std::path::Path, card: &str, lang: Option<&str>, common: &Comm
 }
 
 /// `fuda render`: the printed text of every card of the packs the paths name.
-fn render(paths: &[PathBuf], lang: &str, common: &CommonArgs) -> u8 {
-    let Some(l) = fuda::ir::render::Lang::from_code(lang) else {
-        return 2;
-    };
+fn render(paths: &[PathBuf], l: Lang, common: &CommonArgs) -> u8 {
     let mut s = common.session(paths, false, None);
     let mut named: Vec<usize> = paths.iter().flat_map(|p| s.packs_named_by(p)).collect();
     named.sort_unstable();
@@ -948,7 +944,7 @@ fn play(
     players: [Player; 2],
     max_steps: u64,
     log: Option<&std::path::Path>,
-    lang: fuda::ir::render::Lang,
+    lang: Lang,
 ) -> u8 {
     if let Err(code) = deck_count("play", decks.paths, 2) {
         return code;

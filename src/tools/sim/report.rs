@@ -253,6 +253,14 @@ fn first_player_plot(s: &Summary) -> String {
     rate_plot(&rows)
 }
 
+/// A plot's SVG, or a line saying why it could not be drawn.
+fn plotted(drawn: Result<(), String>, svg: String) -> String {
+    match drawn {
+        Ok(()) => svg,
+        Err(e) => format!("<p>the plot could not be drawn: {}</p>", html(&e)),
+    }
+}
+
 /// Rows of rates (0–100%) with their intervals and reference marks, first row on top.
 fn rate_plot(rows: &[RateRow]) -> String {
     let mut svg = String::new();
@@ -311,13 +319,7 @@ fn rate_plot(rows: &[RateRow]) -> String {
             root.present()?;
             Ok(())
         })();
-    match drawn {
-        Ok(()) => svg,
-        Err(e) => format!(
-            "<p>the plot could not be drawn: {}</p>",
-            html(&e.to_string())
-        ),
-    }
+    plotted(drawn.map_err(|e| e.to_string()), svg)
 }
 
 fn length_plot(s: &Summary) -> String {
@@ -353,11 +355,5 @@ fn length_plot(s: &Summary) -> String {
             root.present()?;
             Ok(())
         })();
-    match drawn {
-        Ok(()) => svg,
-        Err(e) => format!(
-            "<p>the plot could not be drawn: {}</p>",
-            html(&e.to_string())
-        ),
-    }
+    plotted(drawn.map_err(|e| e.to_string()), svg)
 }
