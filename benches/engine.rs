@@ -86,6 +86,8 @@ fn play_game(prog: &Program, decks: &[Vec<u32>], i: u64) -> (Outcome, u32, u64) 
         ..Options::default()
     };
     let mut g = Game::new(prog, &seats, None, &options);
+    // as `fuda sim` plays them: no log lines written
+    g.keep_log(false);
     let mut agents: Vec<Box<dyn Agent>> = vec![
         Box::new(RandomAgent::new(seed, 0)),
         Box::new(RandomAgent::new(seed, 1)),

@@ -30,7 +30,7 @@ impl<'p> Game<'p> {
         card: CardId,
         ability: usize,
         answers: &[Answer],
-    ) -> Result<(), Request> {
+    ) -> Result<(), Box<Request>> {
         let def = self.state.cards[card as usize].def;
         let prog = self.prog;
         let aref = (def, index16(ability));
@@ -57,7 +57,7 @@ impl<'p> Game<'p> {
         event: EventData,
         you: Seat,
         answers: &[Answer],
-    ) -> Result<usize, Request> {
+    ) -> Result<usize, Box<Request>> {
         let saved = std::mem::take(&mut self.frames);
         let base = (self.ctxs.len(), self.vars.len());
         self.push_ctx(you, None, None, None);
@@ -90,7 +90,10 @@ impl<'p> Game<'p> {
     }
 
     /// Runs the VM until no frame is left (or the game ends), answering from `script`.
-    fn run_frames(&mut self, script: &mut std::slice::Iter<'_, Answer>) -> Result<(), Request> {
+    fn run_frames(
+        &mut self,
+        script: &mut std::slice::Iter<'_, Answer>,
+    ) -> Result<(), Box<Request>> {
         self.answers.clear();
         self.answer_pos = 0;
         while !self.frames.is_empty() && self.state.outcome.is_none() {

@@ -6,15 +6,17 @@
 
 mod choice;
 mod random;
+mod typed;
 
 use super::agent::Request;
+use super::program::Program;
 use super::state::{next_seat, seat, seat_after, CardId, Seat, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, Expr, Id, Op, Type};
 
 impl<'p> Game<'p> {
     /// Evaluates an expression in the current context.
-    pub(super) fn eval(&mut self, e: &Expr) -> Result<Value, Request> {
+    pub(super) fn eval(&mut self, e: &Expr) -> Result<Value, Box<Request>> {
         Ok(match e {
             Expr::Int(n) => Value::Int(*n),
             Expr::Text(t) => Value::Text(t.clone()),
@@ -61,7 +63,7 @@ impl<'p> Game<'p> {
                 .and_then(|c| self.state.cards[c as usize].host)
                 .map_or(Value::Absent, Value::Card),
             // tests
-            Expr::Not(x) => Value::Bool(self.eval(x)? != Value::Bool(true)),
+            Expr::Not(x) => Value::Bool(!self.eval_true(x)?),
             Expr::Contains { haystack, needle } => self.contains(haystack, needle)?,
             Expr::EffectNegated(c) => match self.eval(c)? {
                 Value::Card(c) => Value::Bool(self.card_effect_negated(c)),
@@ -163,15 +165,19 @@ impl<'p> Game<'p> {
     }
 
     /// The card an expression names, if it names one card.
-    pub(super) fn eval_card(&mut self, e: &Expr) -> Result<Option<CardId>, Request> {
-        Ok(match self.eval(e)? {
-            Value::Card(c) => Some(c),
-            _ => None,
+    pub(super) fn eval_card(&mut self, e: &Expr) -> Result<Option<CardId>, Box<Request>> {
+        Ok(match e {
+            Expr::It => self.its.last().copied(),
+            Expr::This => self.ctx().this,
+            _ => match self.eval(e)? {
+                Value::Card(c) => Some(c),
+                _ => None,
+            },
         })
     }
 
     /// The player an expression names; `you` when it names none.
-    pub(super) fn player_or_you(&mut self, e: &Expr) -> Result<Seat, Request> {
+    pub(super) fn player_or_you(&mut self, e: &Expr) -> Result<Seat, Box<Request>> {
         Ok(match self.eval(e)? {
             Value::Player(p) => p,
             _ => self.ctx().you,
@@ -183,7 +189,7 @@ impl<'p> Game<'p> {
         &mut self,
         card: &Expr,
         test: impl FnOnce(&mut Self, CardId) -> bool,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         Ok(Value::Bool(match self.eval_card(card)? {
             Some(c) => test(self, c),
             None => false,
@@ -213,7 +219,7 @@ impl<'p> Game<'p> {
 
     /// A zone of some players: the owners named, or (bare) `you`'s — every player's for a zone
     /// declared `bare_means_every`.
-    fn eval_zone(&mut self, zone: &Id, owner: Option<&Expr>) -> Result<Value, Request> {
+    fn eval_zone(&mut self, zone: &Id, owner: Option<&Expr>) -> Result<Value, Box<Request>> {
         let Some(&z) = self.prog.zones.get(zone) else {
             return Ok(Value::Absent);
         };
@@ -236,7 +242,7 @@ impl<'p> Game<'p> {
     }
 
     /// A counter of a card or a player.
-    fn eval_counter(&mut self, of: &Expr, counter: &Id) -> Result<Value, Request> {
+    fn eval_counter(&mut self, of: &Expr, counter: &Id) -> Result<Value, Box<Request>> {
         let Some(&k) = self.prog.counter_index.get(counter) else {
             return Ok(Value::Absent);
         };
@@ -248,7 +254,7 @@ impl<'p> Game<'p> {
     }
 
     /// A keyword's first value on a card (`card.keyword`).
-    fn keyword_value(&mut self, card: &Expr, keyword: &Id) -> Result<Value, Request> {
+    fn keyword_value(&mut self, card: &Expr, keyword: &Id) -> Result<Value, Box<Request>> {
         let Some(c) = self.eval_card(card)? else {
             return Ok(Value::Absent);
         };
@@ -284,7 +290,7 @@ impl<'p> Game<'p> {
     }
 
     /// `text contains needle`, both normalized (12.3.1); a list holds it if one text does.
-    fn contains(&mut self, haystack: &Expr, needle: &Expr) -> Result<Value, Request> {
+    fn contains(&mut self, haystack: &Expr, needle: &Expr) -> Result<Value, Box<Request>> {
         let h = self.eval(haystack)?;
         let n = match self.eval(needle)? {
             Value::Text(t) => t,
@@ -308,7 +314,7 @@ impl<'p> Game<'p> {
     }
 
     /// `x is player`, `x is card`.
-    fn is_kind(&mut self, value: &Expr, kind: &Type) -> Result<Value, Request> {
+    fn is_kind(&mut self, value: &Expr, kind: &Type) -> Result<Value, Box<Request>> {
         let v = self.eval(value)?;
         Ok(Value::Bool(match kind {
             Type::Player => matches!(v, Value::Player(_)),
@@ -318,7 +324,7 @@ impl<'p> Game<'p> {
     }
 
     /// `cancelled(e, x)`: whether `e` was cancelled for `x` since it was last emitted for it.
-    fn cancelled(&mut self, event: &Id, subject: &Expr) -> Result<Value, Request> {
+    fn cancelled(&mut self, event: &Id, subject: &Expr) -> Result<Value, Box<Request>> {
         let s = self.eval(subject)?;
         let e = self.prog.event_index.get(event).copied();
         Ok(Value::Bool(e.is_some_and(|e| {
@@ -334,7 +340,7 @@ impl<'p> Game<'p> {
         pattern: &ir::Trigger,
         cards: Option<&str>,
         since: Option<&Id>,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         let none = if cards.is_some() {
             Value::Cards(Vec::new())
         } else {
@@ -382,7 +388,7 @@ impl<'p> Game<'p> {
     }
 
     /// How many players, list items or cards a value holds.
-    fn count(&mut self, x: &Expr) -> Result<Value, Request> {
+    fn count(&mut self, x: &Expr) -> Result<Value, Box<Request>> {
         let v = self.eval(x)?;
         let n = match &v {
             Value::Players(p) => p.len(),
@@ -393,7 +399,7 @@ impl<'p> Game<'p> {
     }
 
     /// How many different texts a field holds across cards.
-    fn distinct(&mut self, cards: &Expr, field: &str) -> Result<Value, Request> {
+    fn distinct(&mut self, cards: &Expr, field: &str) -> Result<Value, Box<Request>> {
         let v = self.eval(cards)?;
         let mut seen: Vec<String> = Vec::new();
         for c in self.cards_of(&v) {
@@ -415,7 +421,7 @@ impl<'p> Game<'p> {
 
     /// The sum of a number read from each card (`it` bound to it); a card without one adds
     /// nothing; the sum saturates.
-    fn total(&mut self, key: &Expr, cards: &Expr) -> Result<Value, Request> {
+    fn total(&mut self, key: &Expr, cards: &Expr) -> Result<Value, Box<Request>> {
         let v = self.eval(cards)?;
         let mut sum: i64 = 0;
         for c in self.cards_of(&v) {
@@ -435,7 +441,7 @@ impl<'p> Game<'p> {
         a: &Expr,
         b: &Expr,
         f: impl FnOnce(i64, i64) -> i64,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         Ok(match (self.eval(a)?, self.eval(b)?) {
             (Value::Int(a), Value::Int(b)) => Value::Int(f(a, b)),
             _ => Value::Absent,
@@ -466,18 +472,12 @@ impl<'p> Game<'p> {
     }
 
     /// A binary operator: `and`/`or` short-circuit; comparisons and arithmetic on numbers.
-    fn binary(&mut self, op: Op, lhs: &Expr, rhs: &Expr) -> Result<Value, Request> {
+    fn binary(&mut self, op: Op, lhs: &Expr, rhs: &Expr) -> Result<Value, Box<Request>> {
         if op == Op::And {
-            if self.eval(lhs)? != Value::Bool(true) {
-                return Ok(Value::Bool(false));
-            }
-            return Ok(Value::Bool(self.eval(rhs)? == Value::Bool(true)));
+            return Ok(Value::Bool(self.eval_true(lhs)? && self.eval_true(rhs)?));
         }
         if op == Op::Or {
-            if self.eval(lhs)? == Value::Bool(true) {
-                return Ok(Value::Bool(true));
-            }
-            return Ok(Value::Bool(self.eval(rhs)? == Value::Bool(true)));
+            return Ok(Value::Bool(self.eval_true(lhs)? || self.eval_true(rhs)?));
         }
         let a = self.eval(lhs)?;
         let b = self.eval(rhs)?;
@@ -633,17 +633,24 @@ impl<'p> Game<'p> {
         let Some(&s) = self.prog.stat_index.get(stat) else {
             return Value::Absent;
         };
-        let vals = self.stats(c);
-        let info = &self.prog.stats[s as usize];
-        let read = |i: u16| {
-            let v = vals.get(i as usize).copied().flatten();
-            let f = self.prog.stats[i as usize].floor;
-            v.map(|v| f.map_or(v, |f| v.max(f)))
+        let prog: &'p Program = self.prog;
+        let value = |vals: &[Option<i64>]| {
+            let read = |i: u16| {
+                let v = vals.get(i as usize).copied().flatten();
+                let f = prog.stats[i as usize].floor;
+                v.map(|v| f.map_or(v, |f| v.max(f)))
+            };
+            let info = &prog.stats[s as usize];
+            if info.components.is_empty() {
+                read(s).map(Value::Int).unwrap_or(Value::Absent)
+            } else {
+                Value::Pair(info.components.iter().map(|i| read(*i)).collect())
+            }
         };
-        if info.components.is_empty() {
-            read(s).map(Value::Int).unwrap_or(Value::Absent)
-        } else {
-            Value::Pair(info.components.iter().map(|i| read(*i)).collect())
+        // read in place when cached (no copy of the card's stats)
+        match self.cached_stats(c) {
+            Some(vals) => value(vals),
+            None => value(&self.stats(c)),
         }
     }
 }

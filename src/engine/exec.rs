@@ -25,7 +25,7 @@ use crate::ir::{self, Duration, Stmt};
 
 impl<'p> Game<'p> {
     /// Runs one statement; returns the frames it pushes (last on top).
-    pub(super) fn exec(&mut self, s: &'p Stmt) -> Result<Vec<Frame<'p>>, Request> {
+    pub(super) fn exec(&mut self, s: &'p Stmt) -> Result<Vec<Frame<'p>>, Box<Request>> {
         match s {
             Stmt::Let { var, value } => {
                 let v = self.eval(value)?;
@@ -132,7 +132,7 @@ impl<'p> Game<'p> {
     }
 
     /// The players an expression names: a player, players, or a card's controller.
-    fn players_of(&mut self, e: &ir::Expr) -> Result<Vec<Seat>, Request> {
+    fn players_of(&mut self, e: &ir::Expr) -> Result<Vec<Seat>, Box<Request>> {
         Ok(match self.eval(e)? {
             Value::Player(p) => vec![p],
             Value::Players(ps) => ps,
@@ -142,7 +142,7 @@ impl<'p> Game<'p> {
     }
 
     /// When a duration ends, read now (a `while` keeps the context it was made in).
-    fn until(&mut self, d: &Duration) -> Result<Until, Request> {
+    fn until(&mut self, d: &Duration) -> Result<Until, Box<Request>> {
         if let Duration::UntilOf { moment, player } = d {
             let m = self.prog.moment_index.get(moment).copied();
             return Ok(match (m, self.eval(player)?) {

@@ -9,7 +9,7 @@ use super::program::Program;
 use super::state::{CardId, ModKind, Modifier, Seat, StatOp, Until, Value, WhileCond};
 use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 /// What a modifying statement does (see [`Game::modifications`]).
 pub(super) struct Modifications {
@@ -75,7 +75,7 @@ impl<'p> Game<'p> {
         self.derived = Derived {
             generation: Some(self.fresh_key()),
             mods,
-            stats: HashMap::new(),
+            stats: HashMap::default(),
             players: std::mem::take(&mut self.derived.players),
             text_negations: Vec::new(),
         };
@@ -182,7 +182,10 @@ impl<'p> Game<'p> {
     /// What a modifying statement does — a stat change, `grant`, `remove`, `negate … text` —
     /// read now: the cards it changes, the modifier kinds each gets, and the log text after the
     /// card's name. `None` for any other statement (and for a keyword the game lacks).
-    pub(super) fn modifications(&mut self, s: &Stmt) -> Result<Option<Modifications>, Request> {
+    pub(super) fn modifications(
+        &mut self,
+        s: &Stmt,
+    ) -> Result<Option<Modifications>, Box<Request>> {
         Ok(Some(match s {
             Stmt::Modify {
                 cards,
@@ -396,6 +399,19 @@ impl<'p> Game<'p> {
             }
         }
         vals
+    }
+
+    /// A card's current stats, read in place from the cache (computed first if need be);
+    /// `None` while continuous effects are being derived (nothing is cached then).
+    pub(super) fn cached_stats(&mut self, c: CardId) -> Option<&[Option<i64>]> {
+        self.refresh();
+        if self.deriving {
+            return None;
+        }
+        if !self.derived.stats.contains_key(&c) {
+            self.stats(c);
+        }
+        self.derived.stats.get(&c).map(Vec::as_slice)
     }
 
     /// All stat values of a card (plain stats; composite entries unused), true values.

@@ -222,6 +222,8 @@ enum Frame<'p> {
         rule: usize,
         player: usize,
         generation: u64,
+        /// What the game was when this round of the rules began (`None`: not begun).
+        round: Option<triggers::RulesKey>,
         rounds: u32,
         resolved: u32,
     },
@@ -312,6 +314,16 @@ pub struct Game<'p> {
     loops: loops::Loops,
     /// The game's generation the interrupt rules last saw settled: a later change runs them.
     interrupts_seen: u64,
+    /// What the check rules last found settled (a round of them changed nothing): a check
+    /// timing that finds the game still so skips them (`triggers::RulesReads`).
+    rules_settled: Option<triggers::RulesReads>,
+    /// Whether lines are written to the log (`Game::keep_log`).
+    logging: bool,
+    /// Lines not written because the log is off (what a line's sequence number counts).
+    unlogged: u64,
+    /// How many answers statements have taken so far (a round of rules that asked a question
+    /// is not settled: skipping it would skip the question).
+    asked: u64,
 }
 
 /// Where a card starts in a game set up by hand (scenarios).
@@ -444,12 +456,28 @@ impl<'p> Game<'p> {
             hosts: (None, Vec::new()),
             norm_cache: Default::default(),
             interrupts_seen: 0,
+            rules_settled: None,
+            logging: true,
+            unlogged: 0,
+            asked: 0,
         }
     }
 
     /// The event log so far.
     pub fn log(&self) -> &[LogEntry] {
         &self.log
+    }
+
+    /// Whether lines are written to the log from now on (on from the start). A caller that
+    /// reads no log (`fuda sim`) turns it off: the game plays exactly the same, without the
+    /// cost of writing every line's text.
+    pub fn keep_log(&mut self, on: bool) {
+        self.logging = on;
+    }
+
+    /// How many lines the game has logged, written or not (see [`Game::keep_log`]).
+    fn lines_logged(&self) -> u64 {
+        (self.log.len() as u64).saturating_add(self.unlogged)
     }
 
     /// A player concedes (12.7: at any time, before any process, always accepted).
@@ -552,7 +580,7 @@ impl<'p> Game<'p> {
                 Err(req) => {
                     self.answer_pos = 0;
                     // a loop may be named or replayed instead (docs/engine.md, "Loops")
-                    if let Some(req) = self.loop_request(req) {
+                    if let Some(req) = self.loop_request(*req) {
                         return Some(req);
                     }
                 }
@@ -600,7 +628,7 @@ impl<'p> Game<'p> {
 
     // ───────────── the VM ─────────────
 
-    fn advance(&mut self) -> Result<(), Request> {
+    fn advance(&mut self) -> Result<(), Box<Request>> {
         let Some(top) = self.frames.last_mut() else {
             return Ok(());
         };
@@ -665,7 +693,7 @@ impl<'p> Game<'p> {
                     self.end(Outcome::Draw);
                     return Ok(());
                 }
-                if self.eval(cond)? == Value::Bool(true) {
+                if self.eval_true(cond)? {
                     if let Some(Frame::While { rounds, .. }) = self.frames.last_mut() {
                         *rounds = rounds.saturating_add(1);
                     }
@@ -744,7 +772,7 @@ impl<'p> Game<'p> {
 
     /// Runs the statement at the top block's `pc`, then moves past it and pushes the frames it
     /// asked for. A choice suspends it (`Err`): it runs again from its start once answered.
-    fn run_statement(&mut self, s: &'p Stmt) -> Result<(), Request> {
+    fn run_statement(&mut self, s: &'p Stmt) -> Result<(), Box<Request>> {
         self.declared.clear();
         let pushed = self.exec(s)?;
         if !self.declared.is_empty() {
@@ -860,6 +888,7 @@ impl<'p> Game<'p> {
             rule: 0,
             player: 0,
             generation: self.state.generation,
+            round: None,
             rounds: 0,
             resolved: 0,
         }
@@ -1040,6 +1069,10 @@ impl<'p> Game<'p> {
         line: &dyn Fn(&[String]) -> String,
         source: Option<String>,
     ) {
+        if !self.logging {
+            self.unlogged = self.unlogged.saturating_add(1);
+            return;
+        }
         let all = everyone(self.prog.players());
         let names: Vec<String> = tags.iter().map(|(c, _)| self.card_name(*c)).collect();
         let hidden: Vec<String> = tags
@@ -1082,6 +1115,10 @@ impl<'p> Game<'p> {
         aref: AbilityRef,
         line: impl Fn(&str) -> String,
     ) {
+        if !self.logging {
+            self.unlogged = self.unlogged.saturating_add(1);
+            return;
+        }
         let (def, i) = aref;
         let source = format!("cards/{}/abilities/{}", self.prog.cards[def as usize].id, i);
         let tags = vec![(c, self.seers(c))];
@@ -1096,9 +1133,13 @@ impl<'p> Game<'p> {
         cards: Vec<(CardId, u32)>,
         source: Option<String>,
     ) {
+        if !self.logging {
+            self.unlogged = self.unlogged.saturating_add(1);
+            return;
+        }
         let all = everyone(self.prog.players());
         let readers = cards.iter().fold(all, |r, (_, m)| r & m);
-        let seq = (self.log.len() as u64).saturating_add(1);
+        let seq = self.lines_logged().saturating_add(1);
         self.log.push(LogEntry {
             seq,
             turn: self.state.turn,
@@ -1160,16 +1201,17 @@ impl<'p> Game<'p> {
     }
 
     /// Takes the next replayed answer, or stops the statement with the request.
-    fn ask(&mut self, req: Request) -> Result<Answer, Request> {
+    fn ask(&mut self, req: Request) -> Result<Answer, Box<Request>> {
         if self.dry.active {
             // a payability check asks nobody and leaves the statement's answers alone
-            return Err(req);
+            return Err(Box::new(req));
         }
         if let Some(a) = self.answers.get(self.answer_pos) {
             self.answer_pos = self.answer_pos.saturating_add(1);
+            self.asked = self.asked.saturating_add(1);
             return Ok(a.clone());
         }
-        Err(req)
+        Err(Box::new(req))
     }
 
     /// Shuffles a zone with the game's shuffle stream.

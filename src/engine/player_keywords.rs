@@ -11,7 +11,11 @@ use crate::ir::{Expr, Id};
 
 impl Game<'_> {
     /// `p has k` for a player keyword: every player named holds it (an absent player: no).
-    pub(super) fn player_has(&mut self, player: &Expr, keyword: &Id) -> Result<Value, Request> {
+    pub(super) fn player_has(
+        &mut self,
+        player: &Expr,
+        keyword: &Id,
+    ) -> Result<Value, Box<Request>> {
         let seats = match self.eval(player)? {
             Value::Player(p) => vec![p],
             Value::Players(ps) if !ps.is_empty() => ps,

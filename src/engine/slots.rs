@@ -114,7 +114,7 @@ impl<'p> Game<'p> {
     }
 
     /// `slot(c)`: the slot a card is in (absent when none).
-    pub(super) fn slot_of(&mut self, card: &Expr) -> Result<Value, Request> {
+    pub(super) fn slot_of(&mut self, card: &Expr) -> Result<Value, Box<Request>> {
         Ok(self
             .eval_card(card)?
             .and_then(|c| self.state.cards[c as usize].slot.clone())
@@ -123,7 +123,7 @@ impl<'p> Game<'p> {
 
     /// `cards at name`: those in the slot (or a slot of the group) `name` names; none when it
     /// names nothing.
-    pub(super) fn at_slot(&mut self, cards: &Expr, slot: &Expr) -> Result<Value, Request> {
+    pub(super) fn at_slot(&mut self, cards: &Expr, slot: &Expr) -> Result<Value, Box<Request>> {
         let v = self.eval(cards)?;
         let Value::Text(name) = self.eval(slot)? else {
             return Ok(Value::Cards(Vec::new()));
@@ -135,7 +135,7 @@ impl<'p> Game<'p> {
 
     /// `this.<relation>`: the card in the slot of the opponent's same zone that the relation pairs
     /// with the card's slot (either way round); absent when that slot is empty.
-    pub(super) fn related(&mut self, of: &Expr, relation: &str) -> Result<Value, Request> {
+    pub(super) fn related(&mut self, of: &Expr, relation: &str) -> Result<Value, Box<Request>> {
         let Some(c) = self.eval_card(of)? else {
             return Ok(Value::Absent);
         };
@@ -173,7 +173,7 @@ impl<'p> Game<'p> {
         zone: &Expr,
         within: Option<&Expr>,
         condition: Option<&Expr>,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         let who = self.player_or_you(chooser)?;
         let Value::Zone(z, owners) = self.eval(zone)? else {
             return Ok(Value::Absent);
@@ -207,7 +207,7 @@ impl<'p> Game<'p> {
         z: u16,
         within: Option<&Expr>,
         condition: Option<&Expr>,
-    ) -> Result<Vec<String>, Request> {
+    ) -> Result<Vec<String>, Box<Request>> {
         let prog: &'p super::Program = self.prog;
         let zone: &'p ir::Zone = &prog.ruleset.zones[z as usize];
         let within = match within {
@@ -229,7 +229,7 @@ impl<'p> Game<'p> {
                 self.slot_its.push(s.clone());
                 let r = self.eval(cond);
                 self.slot_its.pop();
-                if r? != Value::Bool(true) {
+                if !r?.is_true() {
                     continue;
                 }
             }
@@ -246,7 +246,7 @@ impl<'p> Game<'p> {
         optional: bool,
         place: &str,
         cands: &[String],
-    ) -> Result<Option<String>, Request> {
+    ) -> Result<Option<String>, Box<Request>> {
         let option = |label: &str| Choice {
             label: label.to_string(),
             action: None,

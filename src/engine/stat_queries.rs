@@ -9,7 +9,7 @@ use crate::ir::{Expr, Id};
 
 impl Game<'_> {
     /// `printed(c.stat)`: a number, or a pair for a composite stat; absent for no card.
-    pub(super) fn printed_stat(&mut self, of: &Expr, stat: &Id) -> Result<Value, Request> {
+    pub(super) fn printed_stat(&mut self, of: &Expr, stat: &Id) -> Result<Value, Box<Request>> {
         let (Some(c), Some(&s)) = (self.eval_card(of)?, self.prog.stat_index.get(stat)) else {
             return Ok(Value::Absent);
         };
@@ -31,7 +31,7 @@ impl Game<'_> {
         of: &Expr,
         stat: &Id,
         layer: Option<&Id>,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         let (Some(c), Some(&s)) = (self.eval_card(of)?, self.prog.stat_index.get(stat)) else {
             return Ok(Value::Bool(false));
         };

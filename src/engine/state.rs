@@ -93,6 +93,13 @@ pub enum Value {
     List(Vec<Value>),
 }
 
+impl Value {
+    /// Whether this is the truth value true (anything else reads as false in a condition).
+    pub fn is_true(&self) -> bool {
+        matches!(self, Value::Bool(true))
+    }
+}
+
 /// What a modifier does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModKind {

@@ -11,7 +11,7 @@ use std::rc::Rc;
 impl<'p> Game<'p> {
     /// One step of a check timing: a rule action for one player, or (the rules done) the next
     /// pending triggered ability, after which the rules run again.
-    pub(super) fn check_step(&mut self) -> Result<(), Request> {
+    pub(super) fn check_step(&mut self) -> Result<(), Box<Request>> {
         let Some(Frame::Check { rules_done, .. }) = self.frames.last() else {
             return Ok(());
         };
@@ -31,6 +31,7 @@ impl<'p> Game<'p> {
             rules_done,
             rule,
             player,
+            round,
             rounds,
             resolved,
             ..
@@ -44,6 +45,7 @@ impl<'p> Game<'p> {
         *rules_done = false;
         *rule = 0;
         *player = 0;
+        *round = None;
         *rounds = 0;
         if looping {
             let cards = self.loop_cards();
@@ -60,17 +62,23 @@ impl<'p> Game<'p> {
     /// The rule actions of a check timing: the interrupt rules first (unless they are running
     /// already), then the next rule for the next player in turn order; after the last, the
     /// rules again while a pass changed the game (at most 64 passes).
+    ///
+    /// A round that would begin where the last complete round changed nothing (the same
+    /// [`RulesKey`]) is skipped: the rules read nothing else, so it would change nothing again.
     fn rules_step(&mut self) {
         let n = self.prog.players();
         let prog: &'p Program = self.prog;
         let rules = &prog.check_rules;
         let run_interrupts = prog.has_interrupts() && !self.in_interrupt();
+        let key = self.rules_key();
+        let settled = self.rules_settled;
         let Some(Frame::Check {
             interrupted,
             rules_done,
             rule,
             player,
             generation,
+            round,
             rounds,
             ..
         }) = self.frames.last_mut()
@@ -85,25 +93,58 @@ impl<'p> Game<'p> {
                 return;
             }
         }
+        let Some(began) = *round else {
+            if settled == Some(key.reads) {
+                *rules_done = true;
+            } else {
+                *round = Some(key);
+            }
+            return;
+        };
         let active = self.state.active as usize;
         if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
             self.run_rule(you, r);
             return;
         }
+        if began == key {
+            self.rules_settled = Some(key.reads);
+        }
         if self.state.generation != *generation && *rounds < 64 {
             *generation = self.state.generation;
             *rule = 0;
             *player = 0;
+            *round = None;
             *rounds = rounds.saturating_add(1);
             return;
         }
         *rules_done = true;
     }
 
+    /// Everything a round of the check rules can read besides the cards' and players' state,
+    /// which the generation covers, and everything it can do without changing that state:
+    /// a round that begins where a round that did nothing began would do nothing either.
+    fn rules_key(&self) -> RulesKey {
+        RulesKey {
+            reads: RulesReads {
+                generation: self.state.generation,
+                history: self.state.history.len(),
+                turn: self.state.turn,
+                active: self.state.active,
+                phase: self.state.phase,
+                uses: self.state.uses.len(),
+            },
+            log: self.lines_logged(),
+            clock: self.state.clock,
+            asked: self.asked,
+            shuffles: self.rng.get_word_pos(),
+            randoms: self.random.get_word_pos(),
+        }
+    }
+
     /// The pending triggered ability to resolve next (an index into the pending list): the
     /// turn player's first, then the next player's; each player orders their own (an
     /// assumption of the core), asked only when they have several.
-    fn pick_trigger(&mut self) -> Result<usize, Request> {
+    fn pick_trigger(&mut self) -> Result<usize, Box<Request>> {
         if self.prog.ruleset.trigger_order == ir::TriggerOrder::TurnPlayer {
             return self.pick_from_ordered_batch();
         }
@@ -139,7 +180,7 @@ impl<'p> Game<'p> {
     /// ordered, the turn player orders every waiting ability, both players' alike, before any
     /// resolves (asked once per place, until the rest are alike). Abilities triggered while a
     /// batch resolves wait for the next batch.
-    fn pick_from_ordered_batch(&mut self) -> Result<usize, Request> {
+    fn pick_from_ordered_batch(&mut self) -> Result<usize, Box<Request>> {
         let ranked = (0..self.pending.len())
             .filter_map(|i| self.pending[i].rank.map(|r| (r, i)))
             .min();
@@ -257,7 +298,7 @@ impl<'p> Game<'p> {
         pending.iter().all(|i| key(i) == first)
     }
 
-    pub(super) fn resolve_trigger(&mut self, p: Pending) -> Result<(), Request> {
+    pub(super) fn resolve_trigger(&mut self, p: Pending) -> Result<(), Box<Request>> {
         let a: &'p ir::Ability = self.prog.ability(p.ability);
         self.recent.push(p.card);
         if self.recent.len() > 64 {
@@ -327,7 +368,7 @@ impl<'p> Game<'p> {
         card: CardId,
         ability: AbilityRef,
         negated: bool,
-    ) -> Result<(), Request> {
+    ) -> Result<(), Box<Request>> {
         let a: &'p ir::Ability = self.prog.ability(ability);
         let kind = Program::short(&a.kind).to_string();
         let req = Request {
@@ -514,9 +555,7 @@ impl<'p> Game<'p> {
 
     /// Whether a condition holds now (a condition that cannot be read does not hold).
     pub(super) fn holds(&mut self, e: &ir::Expr) -> bool {
-        self.eval(e)
-            .map(|v| v == Value::Bool(true))
-            .unwrap_or(false)
+        self.eval_true(e).unwrap_or(false)
     }
 
     /// Whether an ability of a card answers an event: its semantics and event, its trigger's
@@ -607,6 +646,29 @@ impl<'p> Game<'p> {
 /// The next run of a round of rules — each rule once per player, in turn order from the active
 /// player — as (the player, the rule's index in the ruleset), moving the cursor (`rule`,
 /// `player`) on; `None` once the round is over. Check timings and interrupt rules step alike.
+/// A round of the check rules: what it reads, and the marks of anything it did (a line
+/// logged, an answer taken, a random number drawn, a timestamp taken). See [`Game::rules_key`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct RulesKey {
+    reads: RulesReads,
+    log: u64,
+    clock: u64,
+    asked: u64,
+    shuffles: u128,
+    randoms: u128,
+}
+
+/// What the check rules read besides the state the generation covers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct RulesReads {
+    generation: u64,
+    history: usize,
+    turn: u32,
+    active: Seat,
+    phase: Option<u16>,
+    uses: usize,
+}
+
 pub(super) fn next_rule_run(
     (rule, player): (&mut usize, &mut usize),
     rules: &[usize],

@@ -12,7 +12,7 @@ impl<'p> Game<'p> {
     /// player whose turn it is
     /// takes an offer (asked only when there is more than "pass"; a player who lost, or who
     /// took their one entry of a `once` window, only passes).
-    pub(super) fn window_step(&mut self) -> Result<(), Request> {
+    pub(super) fn window_step(&mut self) -> Result<(), Box<Request>> {
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
         };

@@ -8,14 +8,11 @@ use crate::ir::{ChoiceKind, Expr};
 
 impl Game<'_> {
     /// `cards where condition`: the cards for which it holds, `it` meaning each.
-    pub(super) fn filter(&mut self, cards: &Expr, condition: &Expr) -> Result<Value, Request> {
+    pub(super) fn filter(&mut self, cards: &Expr, condition: &Expr) -> Result<Value, Box<Request>> {
         let v = self.eval(cards)?;
         let mut out = Vec::new();
         for c in self.cards_of(&v) {
-            self.its.push(c);
-            let r = self.eval(condition);
-            self.its.pop();
-            if r? == Value::Bool(true) {
+            if self.holds_for(c, condition)? {
                 out.push(c);
             }
         }
@@ -39,7 +36,7 @@ impl Game<'_> {
         highest: bool,
         key: &Expr,
         cards: &Expr,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         let v = self.eval(cards)?;
         let mut best: Option<i64> = None;
         let mut tied: Vec<CardId> = Vec::new();
@@ -73,7 +70,7 @@ impl Game<'_> {
         top: bool,
         count: &Expr,
         zone: &Expr,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         let n = self.eval_count(count, 0)?;
         let z = self.eval(zone)?;
         if let (Value::Zone(zi, owners), false) = (&z, self.dry.active) {
@@ -111,7 +108,7 @@ impl Game<'_> {
         &mut self,
         e: &Expr,
         otherwise: usize,
-    ) -> Result<usize, Request> {
+    ) -> Result<usize, Box<Request>> {
         Ok(match self.eval(e)? {
             Value::Int(n) => usize::try_from(n.max(0)).unwrap_or(usize::MAX),
             _ => otherwise,
@@ -128,7 +125,7 @@ impl Game<'_> {
         min: &Expr,
         max: Option<&Expr>,
         from: &Expr,
-    ) -> Result<Value, Request> {
+    ) -> Result<Value, Box<Request>> {
         let who = self.player_or_you(chooser)?;
         let lo = self.eval_count(min, 0)?;
         let hi = match max {
@@ -191,7 +188,7 @@ impl Game<'_> {
         mut cands: Vec<CardId>,
         lo: usize,
         hi: usize,
-    ) -> Result<Vec<CardId>, Request> {
+    ) -> Result<Vec<CardId>, Box<Request>> {
         if kind == ChoiceKind::Search {
             cands.sort_by_key(|c| (self.state.cards[*c as usize].def, *c));
         }
@@ -215,7 +212,7 @@ impl Game<'_> {
     }
 
     /// `declare a …`: the resolving player names a card (any name of the game's cards).
-    pub(super) fn declare(&mut self, what: &str) -> Result<Value, Request> {
+    pub(super) fn declare(&mut self, what: &str) -> Result<Value, Box<Request>> {
         if self.dry.active {
             // a payability check asks nobody
             return Ok(Value::Absent);
@@ -249,7 +246,7 @@ impl Game<'_> {
 
     /// `[a, b, …]`: a set of cards when every item is cards, players when every one is a
     /// player, else a list.
-    pub(super) fn list(&mut self, items: &[Expr]) -> Result<Value, Request> {
+    pub(super) fn list(&mut self, items: &[Expr]) -> Result<Value, Box<Request>> {
         let mut vals = Vec::new();
         for i in items {
             vals.push(self.eval(i)?);
@@ -277,7 +274,7 @@ impl Game<'_> {
 
     /// Notes the zones an expression looks through whole (`search … in your.deck where …`)
     /// when they are shuffled once seen (PMV 3.2.5).
-    pub(in crate::engine) fn mark_seen(&mut self, e: &Expr) -> Result<(), Request> {
+    pub(in crate::engine) fn mark_seen(&mut self, e: &Expr) -> Result<(), Box<Request>> {
         let mut e = e;
         while let Expr::Filter { cards, .. } = e {
             e = cards;

@@ -25,7 +25,11 @@ impl Game<'_> {
 
     /// `random N cards`: N of the cards, each set of N as likely (all of them when there are
     /// no more); a card when N is 1.
-    pub(super) fn random_cards(&mut self, count: &Expr, from: &Expr) -> Result<Value, Request> {
+    pub(super) fn random_cards(
+        &mut self,
+        count: &Expr,
+        from: &Expr,
+    ) -> Result<Value, Box<Request>> {
         let n = self.eval_count(count, 0)?;
         let pool = self.eval(from)?;
         let cands = self.cards_of(&pool);
@@ -81,7 +85,7 @@ impl Game<'_> {
     }
 
     /// `random number A to B`: each number from A to B as likely; A when B is below it.
-    pub(super) fn random_number(&mut self, low: &Expr, high: &Expr) -> Result<Value, Request> {
+    pub(super) fn random_number(&mut self, low: &Expr, high: &Expr) -> Result<Value, Box<Request>> {
         let (Value::Int(lo), Value::Int(hi)) = (self.eval(low)?, self.eval(high)?) else {
             return Ok(Value::Absent);
         };

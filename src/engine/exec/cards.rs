@@ -20,7 +20,7 @@ impl<'p> Game<'p> {
         face: Option<Face>,
         state: Option<&'p str>,
         slot: Option<&Expr>,
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let cards = self.eval(from)?;
         let to = self.eval(to)?;
         let slot = match slot {
@@ -87,7 +87,7 @@ impl<'p> Game<'p> {
     }
 
     /// `attach card to host`: the first card named is set on the host (not on itself).
-    pub(super) fn exec_attach(&mut self, card: &Expr, host: &Expr) -> Result<(), Request> {
+    pub(super) fn exec_attach(&mut self, card: &Expr, host: &Expr) -> Result<(), Box<Request>> {
         let c = self.eval(card)?;
         let h = self.eval(host)?;
         if let (Some(c), Value::Card(h)) = (self.cards_of(&c).first().copied(), h) {
@@ -110,7 +110,7 @@ impl<'p> Game<'p> {
         &mut self,
         cards: &Expr,
         state: &Id,
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let v = self.eval(cards)?;
         let list = self.cards_of(&v);
         if list.is_empty() {
@@ -134,7 +134,7 @@ impl<'p> Game<'p> {
         &mut self,
         cards: &Expr,
         state: &'p Id,
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let v = self.eval(cards)?;
         let Some(&si) = self.prog.state_index.get(state) else {
             return Ok(Vec::new());
@@ -170,7 +170,7 @@ impl<'p> Game<'p> {
         zone: &Expr,
         becomes: &Id,
         duration: &Duration,
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let z = self.eval(zone)?;
         let Some(&to) = self.prog.zones.get(becomes) else {
             return Ok(Vec::new());
@@ -220,7 +220,11 @@ impl<'p> Game<'p> {
     }
 
     /// `flip`: each card face up, face down, or over.
-    pub(super) fn exec_flip(&mut self, cards: &Expr, face: Option<Face>) -> Result<(), Request> {
+    pub(super) fn exec_flip(
+        &mut self,
+        cards: &Expr,
+        face: Option<Face>,
+    ) -> Result<(), Box<Request>> {
         let v = self.eval(cards)?;
         let list = self.cards_of(&v);
         if list.is_empty() {
@@ -256,7 +260,7 @@ impl<'p> Game<'p> {
         cards: &Expr,
         card_type: &Id,
         fields: &BTreeMap<String, Expr>,
-    ) -> Result<(), Request> {
+    ) -> Result<(), Box<Request>> {
         let targets = self.eval(cards)?;
         let mut vals = BTreeMap::new();
         for (k, e) in fields {

@@ -15,7 +15,7 @@ impl Game<'_> {
         &mut self,
         event: &Id,
         args: &BTreeMap<String, Expr>,
-    ) -> Result<(), Request> {
+    ) -> Result<(), Box<Request>> {
         let Some(&e) = self.prog.event_index.get(event) else {
             return Ok(());
         };
@@ -27,16 +27,20 @@ impl Game<'_> {
                 None => Value::Absent,
             });
         }
-        let text = self.event_text(event, &vals, &|_| false);
-        let tags = vals
-            .iter()
-            .flat_map(cards_named)
-            .map(|c| (c, self.seers(c)))
-            .collect();
-        let all = everyone(self.prog.players());
-        let redacted = self.event_text(event, &vals, &|c| self.seers(c) & all != all);
-        let source = self.source_text();
-        self.log_named("event", tags, text, redacted, source);
+        if self.logging {
+            let text = self.event_text(event, &vals, &|_| false);
+            let tags = vals
+                .iter()
+                .flat_map(cards_named)
+                .map(|c| (c, self.seers(c)))
+                .collect();
+            let all = everyone(self.prog.players());
+            let redacted = self.event_text(event, &vals, &|c| self.seers(c) & all != all);
+            let source = self.source_text();
+            self.log_named("event", tags, text, redacted, source);
+        } else {
+            self.unlogged = self.unlogged.saturating_add(1);
+        }
         self.emit(
             EventData {
                 event: e,
@@ -58,7 +62,7 @@ impl Game<'_> {
         &mut self,
         event: &Id,
         subject: Option<&Expr>,
-    ) -> Result<(), Request> {
+    ) -> Result<(), Box<Request>> {
         let subj = match subject {
             Some(s) => self.eval(s)?,
             None => Value::Absent,
@@ -87,7 +91,7 @@ impl Game<'_> {
     }
 
     /// `win`: each player named meets a winning condition.
-    pub(super) fn exec_win(&mut self, player: &Expr) -> Result<(), Request> {
+    pub(super) fn exec_win(&mut self, player: &Expr) -> Result<(), Box<Request>> {
         for p in self.players_of(player)? {
             self.state.players[p as usize].won = true;
             self.log_line("end", format!("p{} meets a winning condition", shown(p)));
@@ -98,7 +102,7 @@ impl Game<'_> {
 
     /// `goes_first`: the player takes the first turn; from now on the setup's "in turn order"
     /// (`each player`) starts with them.
-    pub(super) fn exec_goes_first(&mut self, player: &Expr) -> Result<(), Request> {
+    pub(super) fn exec_goes_first(&mut self, player: &Expr) -> Result<(), Box<Request>> {
         if let Some(&p) = self.players_of(player)?.first() {
             self.state.active = p;
             self.log_line("turn", format!("p{} goes first", shown(p)));
@@ -107,7 +111,7 @@ impl Game<'_> {
     }
 
     /// `lose`: each player named who has not lost yet loses.
-    pub(super) fn exec_lose(&mut self, player: &Expr) -> Result<(), Request> {
+    pub(super) fn exec_lose(&mut self, player: &Expr) -> Result<(), Box<Request>> {
         for p in self.players_of(player)? {
             if !self.state.players[p as usize].lost {
                 self.state.players[p as usize].lost = true;

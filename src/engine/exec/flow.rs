@@ -17,10 +17,10 @@ impl<'p> Game<'p> {
         &mut self,
         arms: &'p [(Expr, Vec<Stmt>)],
         otherwise: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let mut body: &'p [Stmt] = otherwise;
         for (cond, b) in arms {
-            if self.eval(cond)? == Value::Bool(true) {
+            if self.eval_true(cond)? {
                 body = b;
                 break;
             }
@@ -38,7 +38,7 @@ impl<'p> Game<'p> {
         var: &'p str,
         cards: &Expr,
         body: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let v = self.eval(cards)?;
         let items: Vec<Value> = match v {
             Value::Players(ps) => ps.into_iter().map(Value::Player).collect(),
@@ -59,7 +59,7 @@ impl<'p> Game<'p> {
         &mut self,
         times: &Expr,
         body: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let n = match self.eval(times)? {
             Value::Int(n) => n.clamp(0, 10_000),
             _ => 0,
@@ -72,7 +72,7 @@ impl<'p> Game<'p> {
         &mut self,
         players: &[Expr],
         body: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         for p in players {
             let who = self.player_or_you(p)?;
             let req = Request {
@@ -93,7 +93,7 @@ impl<'p> Game<'p> {
         &mut self,
         chooser: &Expr,
         options: &'p [(String, Vec<Stmt>)],
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let who = self.player_or_you(chooser)?;
         let req = Request {
             player: who,
@@ -129,7 +129,7 @@ impl<'p> Game<'p> {
         &mut self,
         verb: &Id,
         args: &BTreeMap<String, Expr>,
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let prog: &'p Program = self.prog;
         let Some(p) = prog.callables.get(verb) else {
             return Ok(Vec::new());
@@ -183,7 +183,7 @@ impl<'p> Game<'p> {
         players: &Expr,
         (chain, once, unchecked): (bool, bool, bool),
         entries: &'p [WindowEntry],
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let ps = self.players_of(players)?;
         if ps.is_empty() {
             return Ok(Vec::new());
@@ -208,7 +208,7 @@ impl<'p> Game<'p> {
         &mut self,
         kind: &Id,
         cards: &Expr,
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let v = self.eval(cards)?;
         let you = self.ctx().you;
         let mut out = Vec::new();

@@ -11,7 +11,11 @@ use crate::ir::{Duration, Expr, Id, NegateScope, Stmt};
 impl<'p> Game<'p> {
     /// A stat change, `grant` or `remove` as a one-shot effect: each card gets the modifiers
     /// [`Game::modifications`] reads, with the statement's duration.
-    pub(super) fn exec_modify(&mut self, s: &Stmt, duration: &Duration) -> Result<(), Request> {
+    pub(super) fn exec_modify(
+        &mut self,
+        s: &Stmt,
+        duration: &Duration,
+    ) -> Result<(), Box<Request>> {
         let Some(m) = self.modifications(s)? else {
             return Ok(());
         };
@@ -41,7 +45,7 @@ impl<'p> Game<'p> {
         counter: &'p Id,
         op: &'p str,
         value: &Expr,
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let who = self.eval(subject)?;
         let amount = match self.eval(value)? {
             Value::Int(n) => n,
@@ -137,7 +141,7 @@ impl<'p> Game<'p> {
         scope: NegateScope,
         include_unnegatable: bool,
         duration: &Duration,
-    ) -> Result<(), Request> {
+    ) -> Result<(), Box<Request>> {
         let targets = self.eval(cards)?;
         let until = self.until(duration)?;
         let list = self.cards_of(&targets);

@@ -36,7 +36,7 @@ impl<'p> Game<'p> {
         &mut self,
         function: &str,
         args: &[Expr],
-    ) -> Result<Vec<Frame<'p>>, Request> {
+    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             values.push(self.eval(a)?);
@@ -88,7 +88,7 @@ impl<'p> Game<'p> {
                     _ => Vec::new(),
                 })
                 .collect();
-            return Err(self.script_request(ask, &revealed));
+            return Err(Box::new(self.script_request(ask, &revealed)));
         }
         match outcome {
             Err((at, why)) => {
@@ -228,7 +228,7 @@ impl<'p> Game<'p> {
     }
 
     /// Makes the next change a script recorded (one per step), or ends its frame.
-    pub(in crate::engine) fn script_step(&mut self) -> Result<(), Request> {
+    pub(in crate::engine) fn script_step(&mut self) -> Result<(), Box<Request>> {
         let write = match self.frames.last_mut() {
             Some(Frame::Script(w)) => match w.writes.get(w.next).cloned() {
                 Some(x) => {
@@ -251,7 +251,7 @@ impl<'p> Game<'p> {
 
     /// One recorded change, made by the statement that makes it in fuda (its values given
     /// through variables): the same log lines, events, triggers and replacements.
-    fn make_write(&mut self, write: Write) -> Result<Vec<Frame<'p>>, Request> {
+    fn make_write(&mut self, write: Write) -> Result<Vec<Frame<'p>>, Box<Request>> {
         let prog: &'p Program = self.prog;
         let var = |n: &str| Expr::Var(n.to_string());
         match write {

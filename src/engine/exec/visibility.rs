@@ -8,7 +8,7 @@ use crate::ir::Expr;
 impl Game<'_> {
     /// `reveal`: every player learns what the cards are. Revealing a whole zone counts as
     /// seeing it (`shuffle_when_seen`), as `look at` and `search` do.
-    pub(super) fn exec_reveal(&mut self, cards: &Expr) -> Result<(), Request> {
+    pub(super) fn exec_reveal(&mut self, cards: &Expr) -> Result<(), Box<Request>> {
         let v = self.eval(cards)?;
         self.mark_seen(cards)?;
         let all = everyone(self.prog.players());
@@ -24,7 +24,7 @@ impl Game<'_> {
     }
 
     /// `look at … by player`: that player learns the cards; the others read only how many.
-    pub(super) fn exec_look(&mut self, cards: &Expr, by: &Expr) -> Result<(), Request> {
+    pub(super) fn exec_look(&mut self, cards: &Expr, by: &Expr) -> Result<(), Box<Request>> {
         let v = self.eval(cards)?;
         self.mark_seen(cards)?;
         let who = self.player_or_you(by)?;
@@ -54,7 +54,7 @@ impl Game<'_> {
     }
 
     /// `shuffle`: each owner's zone, whose hidden cards players forget.
-    pub(super) fn exec_shuffle(&mut self, zone: &Expr) -> Result<(), Request> {
+    pub(super) fn exec_shuffle(&mut self, zone: &Expr) -> Result<(), Box<Request>> {
         if let Value::Zone(z, owners) = self.eval(zone)? {
             for o in owners {
                 let k = ZoneKey { zone: z, owner: o };

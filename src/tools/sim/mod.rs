@@ -322,6 +322,8 @@ fn play_one(prog: &Program, decks: &[SimDeck], game: usize, config: &SimConfig) 
         .map(|a| Program::short(&a.name.id))
         .collect();
     let mut g = Game::new(prog, &seat_decks, None, &options);
+    // a summary reads no log line: the game plays the same without writing them
+    g.keep_log(false);
     let mut agents: Vec<Box<dyn Agent>> = (0..prog.players().max(1))
         .map(|s| {
             let deck = order.get(s).copied().unwrap_or(s);

@@ -1,0 +1,102 @@
+//! Typed reads of the commonest expression forms: a condition's truth, a number, a card,
+//! without building a [`Value`] for each node. Each gives exactly what reading the expression
+//! with [`Game::eval`] and looking at the value would, and falls back to that for every other
+//! form.
+
+use super::super::agent::Request;
+use super::super::state::{CardId, Value};
+use super::super::Game;
+use crate::ir::{Expr, Op};
+
+impl Game<'_> {
+    /// Whether a condition holds: `eval(e)?.is_true()`.
+    pub(in crate::engine) fn eval_true(&mut self, e: &Expr) -> Result<bool, Box<Request>> {
+        Ok(match e {
+            Expr::Bool(b) => *b,
+            Expr::Not(x) => !self.eval_true(x)?,
+            Expr::Binary { op, lhs, rhs } => match op {
+                Op::And => self.eval_true(lhs)? && self.eval_true(rhs)?,
+                Op::Or => self.eval_true(lhs)? || self.eval_true(rhs)?,
+                Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                    // both sides are read, as `binary` does; a side that is no number is false
+                    let a = self.eval_int(lhs)?;
+                    let b = self.eval_int(rhs)?;
+                    match (a, b) {
+                        (Some(a), Some(b)) => match op {
+                            Op::Lt => a < b,
+                            Op::Le => a <= b,
+                            Op::Gt => a > b,
+                            _ => a >= b,
+                        },
+                        _ => false,
+                    }
+                }
+                _ => self.eval(e)?.is_true(),
+            },
+            Expr::InState { card, state } => self
+                .eval_card(card)?
+                .is_some_and(|c| self.in_state_named(c, state)),
+            Expr::OfType { card, card_type } => self
+                .eval_card(card)?
+                .is_some_and(|c| self.of_type(c, card_type)),
+            Expr::HasKeyword { card, keyword } => match self.eval_card(card)? {
+                Some(c) => self.has_keyword(c, keyword),
+                None => false,
+            },
+            _ => self.eval(e)?.is_true(),
+        })
+    }
+
+    /// A number: `Some(n)` when `eval(e)?` is `Value::Int(n)`, else `None`.
+    pub(in crate::engine) fn eval_int(&mut self, e: &Expr) -> Result<Option<i64>, Box<Request>> {
+        Ok(match e {
+            Expr::Int(n) => Some(*n),
+            Expr::Count(x) => Some(self.count_of(x)?),
+            Expr::Stat { of, stat } => match self.eval_card(of)? {
+                Some(c) => int(&self.stat_value(c, stat)),
+                None => None,
+            },
+            Expr::Counter { of, counter } => int(&self.eval_counter(of, counter)?),
+            _ => int(&self.eval(e)?),
+        })
+    }
+
+    /// How many cards (players, items) an expression stands for: what `count(x)` reads,
+    /// counting `cards where condition` without collecting them.
+    pub(in crate::engine) fn count_of(&mut self, x: &Expr) -> Result<i64, Box<Request>> {
+        let Expr::Filter { cards, condition } = x else {
+            return Ok(match self.count(x)? {
+                Value::Int(n) => n,
+                _ => 0,
+            });
+        };
+        let v = self.eval(cards)?;
+        let mut n: i64 = 0;
+        for c in self.cards_of(&v) {
+            if self.holds_for(c, condition)? {
+                n = n.saturating_add(1);
+            }
+        }
+        Ok(n)
+    }
+
+    /// Whether a filter's condition holds for a card (`it` bound to it).
+    pub(in crate::engine) fn holds_for(
+        &mut self,
+        c: CardId,
+        condition: &Expr,
+    ) -> Result<bool, Box<Request>> {
+        self.its.push(c);
+        let r = self.eval_true(condition);
+        self.its.pop();
+        r
+    }
+}
+
+/// The number a value is, if it is one.
+fn int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
