@@ -567,6 +567,9 @@ impl<'p> Game<'p> {
         if t == card_type {
             return true;
         }
+        if self.prog.counts_as.is_empty() {
+            return false;
+        }
         match self.prog.counts_as.get(t) {
             Some((as_type, zone, unless)) => {
                 as_type == card_type

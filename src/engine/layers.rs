@@ -86,13 +86,18 @@ impl<'p> Game<'p> {
     fn derive_pass(&mut self, skip: &[CardId]) -> Vec<Modifier> {
         self.derived.players.clear();
         let mut mods = Vec::new();
-        for c in 0..CardId::try_from(self.state.cards.len()).unwrap_or(CardId::MAX) {
+        // the cards that may have a continuous ability: their own, or one set on them
+        // (which of its abilities work where it is, abilities_in says)
+        let hosts = self.hosts_now();
+        let candidates: Vec<CardId> = (0..CardId::try_from(self.state.cards.len())
+            .unwrap_or(CardId::MAX))
+            .filter(|c| {
+                let def = self.state.cards[*c as usize].def as usize;
+                self.prog.has_continuous[def] || hosts[*c as usize]
+            })
+            .collect();
+        for c in candidates {
             let zone = self.state.cards[c as usize].zone.zone;
-            let def = self.state.cards[c as usize].def as usize;
-            // which of its abilities work where it is, abilities_in says
-            if !self.prog.has_continuous[def] && !self.is_host(c) {
-                continue;
-            }
             for (this, aref, source) in self.sourced_abilities(c, zone, None) {
                 let a = self.prog.ability(aref);
                 // 12.4.3: a card whose effects are negated makes none, carried ones included
@@ -363,7 +368,6 @@ impl<'p> Game<'p> {
     pub(super) fn base_stats(&self, c: CardId) -> Vec<Option<i64>> {
         let prog: &Program = self.prog;
         let cs = &self.state.cards[c as usize];
-        let def = &prog.cards[cs.def as usize];
         let mut vals: Vec<Option<i64>> = vec![None; prog.stats.len()];
         let mut base = |id: &str, v: &Value| {
             let Some(&s) = prog.stat_index.get(id) else {
@@ -392,11 +396,7 @@ impl<'p> Game<'p> {
                     }
                 }
             }
-            None => {
-                for (k, v) in &def.stats {
-                    base(k, &super::eval::const_value(v));
-                }
-            }
+            None => return prog.printed_stats[cs.def as usize].clone(),
         }
         vals
     }

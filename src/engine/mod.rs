@@ -295,8 +295,11 @@ pub struct Game<'p> {
     deriving: bool,
     /// Names after the ruleset's normalization, by text.
     norm_cache: rustc_hash::FxHashMap<String, String>,
+    /// Per event, the cards whose definitions answer it, for this many cards
+    /// (`triggers::listeners_of`).
+    listeners: (usize, Vec<Rc<[CardId]>>),
     /// Which cards have cards set on them, for one generation.
-    hosts: (Option<u64>, Vec<bool>),
+    hosts: (Option<u64>, Rc<[bool]>),
     /// Zones an effect looked through whole, to shuffle when it ends (`shuffle_when_seen`).
     seen: Vec<ZoneKey>,
     /// Declarations made by the statement running (emitted once it completes).
@@ -453,7 +456,8 @@ impl<'p> Game<'p> {
             loops: loops::Loops::default(),
             seen: Vec::new(),
             declared: Vec::new(),
-            hosts: (None, Vec::new()),
+            hosts: (None, Rc::from(Vec::new())),
+            listeners: (usize::MAX, Vec::new()),
             norm_cache: Default::default(),
             interrupts_seen: 0,
             rules_settled: None,
@@ -529,6 +533,12 @@ impl<'p> Game<'p> {
     /// Whether cards are set on a card (cached until the game next changes: every attachment
     /// change is a change).
     fn is_host(&mut self, c: CardId) -> bool {
+        self.hosts_now()[c as usize]
+    }
+
+    /// Per card, whether cards are set on it (see [`Game::is_host`]); shared, so that a scan
+    /// of every card reads it without a call per card.
+    fn hosts_now(&mut self) -> Rc<[bool]> {
         if self.hosts.0 != Some(self.state.generation) {
             let mut v = vec![false; self.state.cards.len()];
             for x in &self.state.cards {
@@ -536,9 +546,9 @@ impl<'p> Game<'p> {
                     v[h as usize] = true;
                 }
             }
-            self.hosts = (Some(self.state.generation), v);
+            self.hosts = (Some(self.state.generation), v.into());
         }
-        self.hosts.1[c as usize]
+        Rc::clone(&self.hosts.1)
     }
 
     /// The cards set on a card.
@@ -1198,6 +1208,20 @@ impl<'p> Game<'p> {
         );
         let source = self.source_text();
         self.log_named("choice", tags, full, redacted, source);
+    }
+
+    /// [`Game::ask`] with the request built only when it is asked (a replayed statement
+    /// takes its answer without building the request's texts again).
+    fn ask_with(&mut self, build: impl FnOnce(&Self) -> Request) -> Result<Answer, Box<Request>> {
+        if !self.dry.active {
+            if let Some(a) = self.answers.get(self.answer_pos) {
+                self.answer_pos = self.answer_pos.saturating_add(1);
+                self.asked = self.asked.saturating_add(1);
+                return Ok(a.clone());
+            }
+        }
+        let req = build(self);
+        self.ask(req)
     }
 
     /// Takes the next replayed answer, or stops the statement with the request.

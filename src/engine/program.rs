@@ -105,8 +105,14 @@ pub struct Program {
     /// Card type id → the card type it also counts as, the zone where (`None`: anywhere), and
     /// the state in which it does not (`None`: none).
     pub counts_as: HashMap<Id, (Id, Option<u16>, Option<u16>)>,
+    /// Per card definition: its printed stat values by stat index (plain stats; composite
+    /// entries unused), what a card reads before any modifier.
+    pub printed_stats: Vec<Vec<Option<i64>>>,
     /// Per card definition: whether it has a continuous ability.
     pub has_continuous: Vec<bool>,
+    /// Ability kind id → per card definition, whether it has an ability of that kind (a
+    /// window's offers look only at the cards that may have one).
+    pub kind_holders: HashMap<Id, Vec<bool>>,
     /// The first member of each exclusive state group, as bits: the states a card takes when
     /// it arrives in an in-play zone with no state stated.
     pub default_states: u64,
@@ -140,6 +146,7 @@ impl Program {
             counts_as: counts_as(&ruleset, &zones, &state_index),
             meta: ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable),
             has_continuous: has_continuous(&cards),
+            kind_holders: kind_holders(&cards),
             card_index: cards
                 .iter()
                 .enumerate()
@@ -157,6 +164,7 @@ impl Program {
             state_index,
             states,
             stat_index: index(stats.iter().map(|s| &s.id)),
+            printed_stats: printed_stats(&cards, &stats),
             stats,
             layer_index: index(ruleset.layers.iter().map(|l| &l.name.id)),
             counter_index: index(ruleset.counters.iter().map(|c| &c.name.id)),
@@ -535,6 +543,48 @@ fn ability_meta(
                 .collect()
         })
         .collect()
+}
+
+/// Per card definition: its printed stats by stat index; a composite stat's value fills its
+/// components.
+fn printed_stats(cards: &[ir::Card], stats: &[StatInfo]) -> Vec<Vec<Option<i64>>> {
+    let stat_index = index(stats.iter().map(|s| &s.id));
+    cards
+        .iter()
+        .map(|def| {
+            let mut vals: Vec<Option<i64>> = vec![None; stats.len()];
+            for (k, v) in &def.stats {
+                let Some(&s) = stat_index.get(k) else {
+                    continue;
+                };
+                let info = &stats[s as usize];
+                match super::eval::const_value(v) {
+                    super::Value::Int(n) if info.components.is_empty() => {
+                        vals[s as usize] = Some(n);
+                    }
+                    super::Value::Pair(p) => {
+                        for (comp, x) in info.components.iter().zip(p) {
+                            vals[*comp as usize] = x;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            vals
+        })
+        .collect()
+}
+
+/// Per ability kind: which card definitions have an ability of it.
+fn kind_holders(cards: &[ir::Card]) -> HashMap<Id, Vec<bool>> {
+    let mut out: HashMap<Id, Vec<bool>> = HashMap::default();
+    for (i, c) in cards.iter().enumerate() {
+        for a in &c.abilities {
+            out.entry(a.kind.clone())
+                .or_insert_with(|| vec![false; cards.len()])[i] = true;
+        }
+    }
+    out
 }
 
 /// Per card: whether it has a continuous ability.

@@ -300,7 +300,8 @@ pub struct State {
     /// How the game ended.
     pub outcome: Option<Outcome>,
     /// Every event handled, in order (event index, payload): what `happened` reads.
-    pub history: Vec<(u16, Vec<Value>)>,
+    /// An event's payload is shared, not copied, when the state is cloned.
+    pub history: Vec<(u16, std::rc::Rc<[Value]>)>,
     /// Where each moment was last reached: the length of `history` then, by moment index.
     pub reached: BTreeMap<u16, usize>,
 }

@@ -503,17 +503,13 @@ impl<'p> Game<'p> {
 
     /// The cards whose abilities may answer an event: those with a trigger or replacement on
     /// it, and the hosts of such cards (they carry the abilities set on them).
-    pub(super) fn trigger_candidates(&self, event: u16) -> Vec<CardId> {
-        let mut out: Vec<CardId> = Vec::new();
-        for (i, cs) in self.state.cards.iter().enumerate() {
-            if self.prog.triggers[cs.def as usize]
-                .iter()
-                .any(|(ev, _)| *ev == event)
-            {
-                out.push(card_id(i));
-                if let Some(h) = cs.host {
-                    out.push(h);
-                }
+    pub(super) fn trigger_candidates(&mut self, event: u16) -> Vec<CardId> {
+        let listeners = self.listeners_of(event);
+        let mut out: Vec<CardId> = Vec::with_capacity(listeners.len());
+        for &c in listeners.iter() {
+            out.push(c);
+            if let Some(h) = self.state.cards[c as usize].host {
+                out.push(h);
             }
         }
         out.sort_unstable();
@@ -521,8 +517,39 @@ impl<'p> Game<'p> {
         out
     }
 
+    /// The cards whose definitions have a trigger or replacement on an event, in card order:
+    /// computed per event once for the game's cards (again if cards were added).
+    fn listeners_of(&mut self, event: u16) -> Rc<[CardId]> {
+        let n = self.state.cards.len();
+        if self.listeners.0 != n {
+            let events = self.prog.ruleset.events.len();
+            let mut by_event: Vec<Vec<CardId>> = vec![Vec::new(); events];
+            for (i, cs) in self.state.cards.iter().enumerate() {
+                let mut evs: Vec<u16> = self.prog.triggers[cs.def as usize]
+                    .iter()
+                    .map(|(ev, _)| *ev)
+                    .collect();
+                evs.sort_unstable();
+                evs.dedup();
+                for ev in evs {
+                    if let Some(l) = by_event.get_mut(ev as usize) {
+                        l.push(card_id(i));
+                    }
+                }
+            }
+            self.listeners = (n, by_event.into_iter().map(Rc::from).collect());
+        }
+        self.listeners
+            .1
+            .get(event as usize)
+            .cloned()
+            .unwrap_or_else(|| Rc::from(Vec::new()))
+    }
+
     pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
-        self.state.history.push((e.event, e.args.clone()));
+        self.state
+            .history
+            .push((e.event, Rc::from(e.args.as_slice())));
         let subject = e.args.first().cloned().unwrap_or(Value::Absent);
         self.state
             .cancelled

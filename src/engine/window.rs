@@ -267,15 +267,13 @@ impl<'p> Game<'p> {
         attribute: Option<&Id>,
         out: &mut Vec<Offer>,
     ) {
+        let holders = self.prog.kind_holders.get(kind);
         for c in 0..card_id(self.state.cards.len()) {
             let cs = &self.state.cards[c as usize];
             if cs.controller != seat {
                 continue;
             }
-            let own = self.prog.cards[cs.def as usize]
-                .abilities
-                .iter()
-                .any(|a| &a.kind == kind);
+            let own = holders.is_some_and(|h| h[cs.def as usize]);
             if !own && !self.is_host(c) {
                 continue;
             }

@@ -75,13 +75,13 @@ impl<'p> Game<'p> {
     ) -> Result<Vec<Frame<'p>>, Box<Request>> {
         for p in players {
             let who = self.player_or_you(p)?;
-            let req = Request {
+            let asked = self.ask_with(|g| Request {
                 player: who,
                 kind: RequestKind::YesNo,
-                prompt: format!("may: {}", self.describe(body)),
+                prompt: format!("may: {}", g.describe(body)),
                 options: Vec::new(),
-            };
-            if self.ask(req)? != Answer::Yes(true) {
+            })?;
+            if asked != Answer::Yes(true) {
                 return Ok(Vec::new());
             }
         }
