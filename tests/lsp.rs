@@ -220,6 +220,17 @@ fn diagnostics_have_utf16_ranges_and_clear_when_fixed() {
         .as_str()
         .unwrap()
         .contains("did you mean `terrify`?"));
+    // Its quick fix: the suggestion in place of the name.
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({"textDocument": {"uri": u}, "range": d["range"], "context": {"diagnostics": [d]}}),
+    );
+    let actions = r["result"].as_array().unwrap();
+    assert_eq!(actions.len(), 1, "{r}");
+    assert_eq!(actions[0]["title"], "Replace `terrifyy` with `terrify`");
+    let edit = &actions[0]["edit"]["changes"][u.as_str()][0];
+    assert_eq!(edit["newText"], "terrify");
+    assert_eq!(range(&edit["range"]), ((11, 25), (11, 33)));
 
     c.change(&u, 2, &good);
     assert_eq!(c.diagnostics_for(&u), Vec::<Value>::new());
@@ -248,6 +259,39 @@ fn diagnostics_of_other_files_of_the_pack_go_to_those_files() {
     // Fixed: the other file's diagnostics are cleared too.
     c.change(&uri(&words), 2, &good);
     assert_eq!(c.diagnostics_for(&uri(&parade())), Vec::<Value>::new());
+    c.stop();
+}
+
+#[test]
+fn a_change_to_a_game_rechecks_the_open_packs_built_on_it() {
+    let mut c = Client::start(json!({}));
+    let text = std::fs::read_to_string(parade()).unwrap();
+    let u = c.open(&parade(), &text);
+    assert_eq!(c.diagnostics_for(&u), Vec::<Value>::new());
+    let ruleset = root().join("cards/pmv/ruleset.fuda");
+    let good = std::fs::read_to_string(&ruleset).unwrap();
+    let r = c.open(&ruleset, &good);
+    assert_eq!(c.diagnostics_for(&r), Vec::<Value>::new());
+    // The game's verb renamed: the mod pack's card using it is wrong now.
+    let renamed = good.replacen("verb draw(", "verb draw_one(", 1);
+    assert_ne!(renamed, good);
+    c.change(&r, 2, &renamed);
+    let diags = loop {
+        let d = c.diagnostics_for(&u);
+        if !d.is_empty() {
+            break d;
+        }
+    };
+    let (l, _) = utf16_at(&text, "draw 1");
+    assert!(
+        diags
+            .iter()
+            .any(|d| range(&d["range"]).0 .0 == u64::from(l)),
+        "{diags:?}"
+    );
+    // Back: cleared.
+    c.change(&r, 3, &good);
+    assert_eq!(c.diagnostics_for(&u), Vec::<Value>::new());
     c.stop();
 }
 
@@ -385,6 +429,28 @@ fn completion_offers_the_names_the_context_expects() {
     let got = labels(&r);
     assert!(got.contains(&"fear".to_string()), "{got:?}");
     assert!(!got.contains(&"frighten".to_string()), "{got:?}");
+    // Inside a string: the game's cards, replacing the string's content.
+    let (l, col) = utf16_at(&edited, "妖怪\"");
+    let r = c.at("textDocument/completion", &u, l, col + 1);
+    let items = r["result"].as_array().unwrap();
+    let names: Vec<&str> = items.iter().map(|i| i["label"].as_str().unwrap()).collect();
+    assert!(names.contains(&"百鬼夜行"), "the pack's cards: {names:?}");
+    assert!(
+        names.contains(&"人里の子供"),
+        "the game's cards too: {names:?}"
+    );
+    let edit = &items[0]["textEdit"];
+    assert_eq!(
+        range(&edit["range"]),
+        (
+            (u64::from(l), u64::from(col)),
+            (u64::from(l), u64::from(col) + 2)
+        )
+    );
+    // Inside a comment: nothing.
+    let (l, col) = utf16_at(&edited, "the keyword and the verb");
+    let r = c.at("textDocument/completion", &u, l, col + 4);
+    assert_eq!(r["result"], json!([]), "{r}");
     // Anywhere else: every name, with its kind.
     let r = c.at("textDocument/completion", &u, 0, 0);
     let items = r["result"].as_array().unwrap();
@@ -511,6 +577,19 @@ fn garbage_gets_errors_or_empty_answers_never_a_crash() {
             let r = c.at(m, &u, line, ch);
             assert!(r.get("error").is_none(), "{m} {line}:{ch}: {r}");
         }
+    }
+    // A quick-fix request past the end, and one on an unknown file.
+    for doc in [
+        u.as_str(),
+        "file:///no/such/pack/x.fuda",
+        "untitled:Untitled-1",
+    ] {
+        let r = c.request(
+            "textDocument/codeAction",
+            json!({"textDocument": {"uri": doc}, "context": {"diagnostics": []},
+                   "range": {"start": {"line": 9999, "character": 5}, "end": {"line": u32::MAX, "character": 0}}}),
+        );
+        assert_eq!(r["result"], json!([]), "{r}");
     }
     // Unknown files, and URIs that are no file.
     for other in [

@@ -65,12 +65,12 @@ impl Analysis {
             .collect()
     }
 
-    /// The card of the file's game with this printed name.
+    /// The card of the file's game with this printed name (or number).
     pub fn card_named(&self, name: &str) -> Option<&ir::Card> {
         self.game_packs()
             .into_iter()
             .flat_map(|c| &c.pack.cards)
-            .find(|c| c.name == name)
+            .find(|c| c.name == name || c.number == name)
     }
 }
 

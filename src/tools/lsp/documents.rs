@@ -38,6 +38,13 @@ impl Documents {
         self.texts.get(uri).map(String::as_str)
     }
 
+    /// The URIs of the open documents, sorted.
+    pub fn uris(&self) -> Vec<Url> {
+        let mut out: Vec<Url> = self.texts.keys().cloned().collect();
+        out.sort();
+        out
+    }
+
     /// The open documents' texts by canonical file path (a session's overlay). Documents that
     /// are no file on disk are left out: no pack folder walk finds them.
     pub fn overlay(&self) -> HashMap<PathBuf, String> {

@@ -3,7 +3,8 @@
 //! the handshake, one handler per request or notification, and the answers. The jobs live in
 //! their own files: the open documents (`documents`), byte offsets ↔ UTF-16 positions
 //! (`position`), the check of a file's pack with the unsaved texts (`analysis`), diagnostics,
-//! what the cursor is on (`names`), hover, definition, completion, formatting and scenario files.
+//! what the cursor is on (`names`), hover, definition, completion, formatting, quick fixes
+//! (`code_action`) and scenario files.
 //!
 //! Bad input is normal input: a request with malformed parameters gets an `InvalidParams`
 //! error, an unknown method `MethodNotFound`, a position past the end of a line or a file the
@@ -11,6 +12,7 @@
 //! `InternalError` and the server goes on.
 
 mod analysis;
+mod code_action;
 mod completion;
 mod definition;
 mod diagnostics;
@@ -56,6 +58,7 @@ fn capabilities() -> ServerCapabilities {
             ..Default::default()
         }),
         document_formatting_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
         ..Default::default()
     }
 }
@@ -147,6 +150,7 @@ impl Server {
             "textDocument/hover" => params(&req).map(|p| json(&self.hover(&p))),
             "textDocument/definition" => params(&req).map(|p| json(&self.definition(&p))),
             "textDocument/completion" => params(&req).map(|p| json(&self.completion(&p))),
+            "textDocument/codeAction" => params(&req).map(|p| json(&self.code_action(&p))),
             "textDocument/formatting" => params::<lsp_types::DocumentFormattingParams>(&req)
                 .map(|p| json(&self.formatting(&p))),
             _ => {
@@ -202,7 +206,18 @@ impl Server {
             }
             _ => return Vec::new(),
         };
-        self.check(&uri)
+        let mut out = self.check(&uri);
+        // The other open packs may build on the one that changed (a mod pack on its game):
+        // each is checked again, once.
+        let mut done = vec![check_key(&uri)];
+        for other in self.docs.uris() {
+            let key = check_key(&other);
+            if other.path().ends_with(".fuda") && !done.contains(&key) {
+                out.extend(self.check(&other));
+                done.push(key);
+            }
+        }
+        out
     }
 
     /// Checks the file at `uri` (with its pack) and publishes the diagnostics of every file the
@@ -214,11 +229,8 @@ impl Server {
         let (key, mut found) = match path.extension().and_then(|x| x.to_str()) {
             Some("fuda") => {
                 let a = Analysis::of_file(&path, &self.docs);
-                let key = crate::packs::manifest::find_pack_dir(&path)
-                    .and_then(|d| d.canonicalize().ok())
-                    .unwrap_or(path);
                 (
-                    key,
+                    check_key(uri),
                     diagnostics::by_file(&a.session.diags, &a.session.sources),
                 )
             }
@@ -301,6 +313,17 @@ impl Server {
         }
     }
 
+    /// `textDocument/codeAction`: quick fixes.
+    fn code_action(&self, p: &lsp_types::CodeActionParams) -> Vec<lsp_types::CodeAction> {
+        let Ok(path) = p.text_document.uri.to_file_path() else {
+            return Vec::new();
+        };
+        if path.extension().is_none_or(|x| x != "fuda") {
+            return Vec::new();
+        }
+        code_action::quick_fixes(&Analysis::of_file(&path, &self.docs), p.range)
+    }
+
     /// `textDocument/formatting`: the open document's text, else the file's on disk.
     fn formatting(&self, p: &lsp_types::DocumentFormattingParams) -> Vec<lsp_types::TextEdit> {
         let uri = &p.text_document.uri;
@@ -321,6 +344,19 @@ impl Server {
         };
         formatting::format(&text)
     }
+}
+
+/// What a check of the file at `uri` is filed under: a `.fuda` file's pack folder (every file
+/// of a pack gets the same check), else the file itself.
+fn check_key(uri: &Url) -> PathBuf {
+    let Ok(path) = uri.to_file_path() else {
+        return PathBuf::from(uri.as_str());
+    };
+    let pack = match path.extension().is_some_and(|x| x == "fuda") {
+        true => crate::packs::manifest::find_pack_dir(&path).and_then(|d| d.canonicalize().ok()),
+        false => None,
+    };
+    pack.unwrap_or(path)
 }
 
 /// A request's parameters, or why they are not what its method takes.

@@ -18,6 +18,8 @@ pub struct Cursor {
     pub text: String,
     /// The texts of the (at most four) significant tokens before it, nearest first.
     pub before: Vec<String>,
+    /// Whether the position is inside a comment.
+    pub in_comment: bool,
 }
 
 /// The token of `text` at byte `offset`: the one holding it or, at a token's end (the cursor
@@ -54,6 +56,11 @@ pub fn cursor(text: &str, offset: usize) -> Cursor {
         .take(4)
         .map(|(_, s)| text[s.start..s.end].to_string())
         .collect();
+    let in_comment = toks.iter().any(|(t, s)| {
+        matches!(t, Ok(Token::LineComment | Token::BlockComment))
+            && s.start < offset
+            && (offset < s.end || (offset == s.end && t == &Ok(Token::LineComment)))
+    });
     let raw = text.get(span.start..span.end).unwrap_or_default();
     let text = match token {
         Some(Token::String) => unquote(raw).to_string(),
@@ -64,11 +71,12 @@ pub fn cursor(text: &str, offset: usize) -> Cursor {
         span,
         text,
         before,
+        in_comment,
     }
 }
 
 /// A string token's content.
-fn unquote(raw: &str) -> &str {
+pub fn unquote(raw: &str) -> &str {
     let inner = raw
         .strip_prefix('"')
         .map(|r| r.strip_suffix('"').unwrap_or(r))
