@@ -2,7 +2,8 @@
 //! keyword patterns cover every keyword of `grammar/fuda.pest` (read from the grammar, so a new
 //! keyword fails here until it is highlighted), its manifest names the grammar and the settings
 //! the extension reads, and it builds with npm (`npm ci`, `npm run compile`) in a copy of the
-//! folder, giving `out/extension.js`.
+//! folder, giving `out/extension.js`; `npm run check-grammar` then tokenizes a shipped card file
+//! with the grammar as VS Code does (vscode-textmate on Oniguruma) and checks a few scopes.
 
 use serde_json::Value;
 use std::collections::BTreeSet;
@@ -156,4 +157,11 @@ fn the_extension_builds_with_npm() {
     npm(&dir, &["run", "compile"]);
     let js = std::fs::read_to_string(dir.join("out/extension.js")).expect("out/extension.js");
     assert!(js.contains("exports.activate"), "{js}");
+    // The grammar as VS Code runs it (vscode-textmate, Oniguruma) on a shipped card file.
+    let sample =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("cards/examples/night-parade/sets/parade.fuda");
+    npm(
+        &dir,
+        &["run", "check-grammar", "--", sample.to_str().unwrap()],
+    );
 }
