@@ -395,6 +395,70 @@ fn definition_jumps_across_packs() {
     c.stop();
 }
 
+#[test]
+fn the_outline_lists_a_files_cards_and_declarations() {
+    let mut c = Client::start(json!({}));
+    let u = uri(&parade());
+    let r = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": u}}),
+    );
+    let names: Vec<&str> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "提灯お化け",
+            "ぬらりひょん",
+            "百鬼夜行",
+            "見越し入道",
+            "祟り神"
+        ],
+        "{r}"
+    );
+    let text = std::fs::read_to_string(parade()).unwrap();
+    let (l, col) = utf16_at(&text, "\"ぬらりひょん\"");
+    assert_eq!(
+        range(&r["result"][1]["selectionRange"]),
+        (
+            (u64::from(l), u64::from(col)),
+            (u64::from(l), u64::from(col) + 8)
+        )
+    );
+    let words = root().join("cards/examples/night-parade/sets/words.fuda");
+    let r = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": uri(&words)}}),
+    );
+    let got: Vec<(String, String)> = r["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_string(),
+                s["detail"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    for want in [
+        ("fear", "counter"),
+        ("terrify", "keyword"),
+        ("frighten", "verb"),
+        ("frightened", "event"),
+    ] {
+        assert!(
+            got.contains(&(want.0.to_string(), want.1.to_string())),
+            "{want:?} in {got:?}"
+        );
+    }
+    c.stop();
+}
+
 fn labels(r: &Value) -> Vec<String> {
     r["result"]
         .as_array()

@@ -4,7 +4,7 @@
 //! their own files: the open documents (`documents`), byte offsets ↔ UTF-16 positions
 //! (`position`), the check of a file's pack with the unsaved texts (`analysis`), diagnostics,
 //! what the cursor is on (`names`), hover, definition, completion, formatting, quick fixes
-//! (`code_action`) and scenario files.
+//! (`code_action`), a file's outline (`outline`) and scenario files.
 //!
 //! Bad input is normal input: a request with malformed parameters gets an `InvalidParams`
 //! error, an unknown method `MethodNotFound`, a position past the end of a line or a file the
@@ -20,6 +20,7 @@ mod documents;
 mod formatting;
 mod hover;
 mod names;
+mod outline;
 mod position;
 mod scenario;
 
@@ -59,6 +60,7 @@ fn capabilities() -> ServerCapabilities {
         }),
         document_formatting_provider: Some(OneOf::Left(true)),
         code_action_provider: Some(lsp_types::CodeActionProviderCapability::Simple(true)),
+        document_symbol_provider: Some(OneOf::Left(true)),
         ..Default::default()
     }
 }
@@ -151,6 +153,7 @@ impl Server {
             "textDocument/definition" => params(&req).map(|p| json(&self.definition(&p))),
             "textDocument/completion" => params(&req).map(|p| json(&self.completion(&p))),
             "textDocument/codeAction" => params(&req).map(|p| json(&self.code_action(&p))),
+            "textDocument/documentSymbol" => params(&req).map(|p| json(&self.outline(&p))),
             "textDocument/formatting" => params::<lsp_types::DocumentFormattingParams>(&req)
                 .map(|p| json(&self.formatting(&p))),
             _ => {
@@ -311,6 +314,17 @@ impl Server {
             Some((a, c)) => completion::complete(&a, &c),
             None => Vec::new(),
         }
+    }
+
+    /// `textDocument/documentSymbol`: the file's cards and declarations.
+    fn outline(&self, p: &lsp_types::DocumentSymbolParams) -> Vec<lsp_types::DocumentSymbol> {
+        let Ok(path) = p.text_document.uri.to_file_path() else {
+            return Vec::new();
+        };
+        if path.extension().is_none_or(|x| x != "fuda") {
+            return Vec::new();
+        }
+        outline::symbols(&Analysis::of_file(&path, &self.docs))
     }
 
     /// `textDocument/codeAction`: quick fixes.
