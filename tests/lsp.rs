@@ -295,6 +295,26 @@ fn a_change_to_a_game_rechecks_the_open_packs_built_on_it() {
     c.stop();
 }
 
+#[test]
+fn a_pack_script_gets_its_syntax_errors_as_it_is_typed() {
+    let mut c = Client::start(json!({}));
+    let script = root().join("cards/examples/night-parade/scripts/parade.rhai");
+    let good = std::fs::read_to_string(&script).unwrap();
+    let broken = good.replacen("let revealed = [];", "let revealed = [;", 1);
+    assert_ne!(broken, good);
+    let u = c.open(&script, &broken);
+    let diags = c.diagnostics_for(&u);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "fuda::script::syntax");
+    assert_eq!(
+        range(&diags[0]["range"]).0 .0,
+        u64::from(utf16_at(&broken, "let revealed").0)
+    );
+    c.change(&u, 2, &good);
+    assert_eq!(c.diagnostics_for(&u), Vec::<Value>::new());
+    c.stop();
+}
+
 fn hover_text(r: &Value) -> String {
     r["result"]["contents"]["value"]
         .as_str()

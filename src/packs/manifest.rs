@@ -195,13 +195,13 @@ impl PackSource {
         }
     }
 
-    /// Replaces the text of each file whose canonical path `overlay` holds (an editor's
-    /// unsaved buffer) by the overlay's text.
+    /// Replaces the text of each file (source or script) whose canonical path `overlay` holds
+    /// (an editor's unsaved buffer) by the overlay's text.
     pub fn apply_overlay(&mut self, overlay: &std::collections::HashMap<PathBuf, String>) {
         if overlay.is_empty() {
             return;
         }
-        for (path, bytes) in &mut self.files {
+        for (path, bytes) in self.files.iter_mut().chain(&mut self.scripts) {
             let text = Path::new(path.as_str())
                 .canonicalize()
                 .ok()

@@ -25,6 +25,8 @@ async function start(): Promise<void> {
       { scheme: "file", language: "fuda" },
       // Scenarios: TOML files of a pack's `scenarios/` folder.
       { scheme: "file", pattern: "**/scenarios/**/*.toml" },
+      // Pack scripts: their syntax errors.
+      { scheme: "file", pattern: "**/*.rhai" },
     ],
     initializationOptions: { lang },
   };

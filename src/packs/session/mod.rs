@@ -75,8 +75,9 @@ pub struct Session {
     /// The folders of packs refused (canonical): not read again.
     rejected_dirs: Vec<PathBuf>,
     /// Texts that stand in for files on disk (an editor's unsaved buffers, by canonical path):
-    /// a pack read from a folder takes a file's text from here when it has one. Only files the
-    /// walk of the folder finds are replaced; `pack.toml` is always read from disk.
+    /// a pack read from a folder takes a file's (`.fuda` or `.rhai`) text from here when it has
+    /// one. Only files the walk of the folder finds are replaced; `pack.toml` is always read
+    /// from disk.
     pub overlay: std::collections::HashMap<PathBuf, String>,
 }
 

@@ -215,7 +215,8 @@ impl Server {
         let mut done = vec![check_key(&uri)];
         for other in self.docs.uris() {
             let key = check_key(&other);
-            if other.path().ends_with(".fuda") && !done.contains(&key) {
+            let source = other.path().ends_with(".fuda") || other.path().ends_with(".rhai");
+            if source && !done.contains(&key) {
                 out.extend(self.check(&other));
                 done.push(key);
             }
@@ -230,7 +231,7 @@ impl Server {
             return Vec::new();
         };
         let (key, mut found) = match path.extension().and_then(|x| x.to_str()) {
-            Some("fuda") => {
+            Some("fuda" | "rhai") => {
                 let a = Analysis::of_file(&path, &self.docs);
                 (
                     check_key(uri),
@@ -360,13 +361,13 @@ impl Server {
     }
 }
 
-/// What a check of the file at `uri` is filed under: a `.fuda` file's pack folder (every file
-/// of a pack gets the same check), else the file itself.
+/// What a check of the file at `uri` is filed under: a `.fuda` or `.rhai` file's pack folder
+/// (every file of a pack gets the same check), else the file itself.
 fn check_key(uri: &Url) -> PathBuf {
     let Ok(path) = uri.to_file_path() else {
         return PathBuf::from(uri.as_str());
     };
-    let pack = match path.extension().is_some_and(|x| x == "fuda") {
+    let pack = match path.extension().is_some_and(|x| x == "fuda" || x == "rhai") {
         true => crate::packs::manifest::find_pack_dir(&path).and_then(|d| d.canonicalize().ok()),
         false => None,
     };
