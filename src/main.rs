@@ -239,6 +239,8 @@ enum Command {
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// A language server over stdin and stdout, for editors (see docs/cli.md, "fuda lsp").
+    Lsp,
     /// Print every card's printed text in a language, from its IR and the game's phrases.
     Render {
         /// Pack folders, folders of packs or `.fuda` files: their packs' cards are printed.
@@ -433,6 +435,13 @@ fn run(cli: Cli) -> u8 {
             lang,
             common,
         } => render(&paths, lang, &common),
+        Command::Lsp => match fuda::tools::lsp::serve() {
+            Ok(()) => 0,
+            Err(why) => {
+                eprintln!("fuda lsp: {why}");
+                1
+            }
+        },
     }
 }
 

@@ -65,6 +65,19 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("tools::play", &["base", "ir", "engine"]),
     ("tools::render", &["base", "ir", "packs"]),
     ("tools::words", &["base", "ir", "compiler", "packs"]),
+    (
+        "tools::lsp",
+        &[
+            "base",
+            "ir",
+            "compiler",
+            "packs",
+            "tools::render",
+            "tools::words",
+            "tools::scenario",
+            "tools::runner",
+        ],
+    ),
 ];
 
 /// Module files that only declare their submodules (and a doc): they belong to no row.

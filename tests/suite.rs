@@ -29,6 +29,8 @@ mod hostile;
 mod layering;
 #[path = "loops.rs"]
 mod loops;
+#[path = "lsp.rs"]
+mod lsp;
 #[path = "no_game_words.rs"]
 mod no_game_words;
 #[path = "packs.rs"]
@@ -57,5 +59,7 @@ mod slots;
 mod tiny_game;
 #[path = "typos.rs"]
 mod typos;
+#[path = "vscode.rs"]
+mod vscode;
 #[path = "words.rs"]
 mod words;

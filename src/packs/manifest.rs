@@ -195,6 +195,23 @@ impl PackSource {
         }
     }
 
+    /// Replaces the text of each file (source or script) whose canonical path `overlay` holds
+    /// (an editor's unsaved buffer) by the overlay's text.
+    pub fn apply_overlay(&mut self, overlay: &std::collections::HashMap<PathBuf, String>) {
+        if overlay.is_empty() {
+            return;
+        }
+        for (path, bytes) in self.files.iter_mut().chain(&mut self.scripts) {
+            let text = Path::new(path.as_str())
+                .canonicalize()
+                .ok()
+                .and_then(|c| overlay.get(&c));
+            if let Some(text) = text {
+                *bytes = text.as_bytes().to_vec();
+            }
+        }
+    }
+
     /// A lone file outside any pack.
     pub fn lone_file(path: &Path) -> std::io::Result<PackSource> {
         let bytes = std::fs::read(path)?;

@@ -135,7 +135,7 @@ pub fn collect(session: &Session, game: &str) -> Words {
 }
 
 /// The namespace the checker records a kind's declarations under (`Symbols::origins`).
-fn namespace(kind: &str) -> Option<&'static str> {
+pub fn namespace(kind: &str) -> Option<&'static str> {
     Some(match kind {
         "zone" => "zone",
         "state" => "state",

@@ -74,6 +74,11 @@ pub struct Session {
     rejected: Vec<String>,
     /// The folders of packs refused (canonical): not read again.
     rejected_dirs: Vec<PathBuf>,
+    /// Texts that stand in for files on disk (an editor's unsaved buffers, by canonical path):
+    /// a pack read from a folder takes a file's (`.fuda` or `.rhai`) text from here when it has
+    /// one. Only files the walk of the folder finds are replaced; `pack.toml` is always read
+    /// from disk.
+    pub overlay: std::collections::HashMap<PathBuf, String>,
 }
 
 impl Session {
@@ -125,7 +130,8 @@ impl Session {
                     self.load_dir(&dir);
                 }
                 None => match PackSource::lone_file(path) {
-                    Ok(src) => {
+                    Ok(mut src) => {
+                        src.apply_overlay(&self.overlay);
                         self.compile_source(src);
                     }
                     Err(e) => self.io_error(path, &e),
@@ -177,7 +183,8 @@ impl Session {
             }
         }
         match PackSource::from_dir(dir) {
-            Ok(src) => {
+            Ok(mut src) => {
+                src.apply_overlay(&self.overlay);
                 let i = self.compile_source(src);
                 if let (None, Some(c)) = (i, canonical) {
                     self.rejected_dirs.push(c);
