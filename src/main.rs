@@ -478,11 +478,11 @@ fn proof(
     let proofs = fuda::tools::proof::proofs(&mut s, &named, l);
     s.diags.extend(proofs.warnings.iter().cloned());
     let written = if s.error_count() == 0 {
-        match fuda::tools::proof::write(&proofs, out, per_page) {
+        match fuda::tools::proof::write(&mut s, &proofs, out, per_page) {
             Ok(w) => w,
-            Err(e) => {
-                eprintln!("fuda proof: cannot write into `{}`: {e}", out.display());
-                return 1;
+            Err(d) => {
+                s.diags.push(*d);
+                Vec::new()
             }
         }
     } else {

@@ -327,6 +327,12 @@ fn the_command_writes_cards_and_sheets() {
         svg.contains("Fuda Sans JP"),
         "the font stack names the bundled font"
     );
+    let file = dir.path().join("a-file");
+    std::fs::write(&file, "").unwrap();
+    let (code, _, stderr) =
+        crate::support::run_fuda(&["proof", "cards/ws", "-o", file.to_str().unwrap()]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("fuda::source::io"), "{stderr}");
 }
 
 /// A PNG of `svg` rendered with the bundled font alone.
@@ -349,7 +355,7 @@ fn review_pngs() {
     let picks = [
         ("pmv", "cards/pmv", "pmv:003"),
         ("ws", "cards/ws", "ws:FD/W01-003"),
-        ("pm", "cards/pm", "pm:01-001"),
+        ("pm", "cards/pm", "pm:02-019"),
     ];
     let mut kept = Vec::new();
     for &lang in Lang::ALL {
@@ -376,4 +382,44 @@ fn review_pngs() {
             "{file} differs from tests/snapshots/proofs/{file}: look at the new one (PROOF_UPDATE=1 cargo test --test suite proof::review_pngs) and keep it if it is right"
         );
     }
+}
+
+/// Line breaking: Japanese text breaks between characters but never puts closing punctuation at
+/// a line's start nor an opening bracket at its end; Latin text breaks only at spaces; no line is
+/// wider than asked, as the bundled font measures it.
+#[test]
+fn lines_break_by_kinsoku_and_at_spaces() {
+    let m = text::Metrics::bundled().unwrap();
+    let ja = "【自】このカードがアタックした時、クライマックス置場に「約束の場所」があるなら、そのターン中、このカードのパワーを＋3000。（テスト）";
+    let en = "When this card attacks, if \"The Promised Place\" is in your climax area, this card gets +3000 power until end of turn.";
+    let mut breaks = 0;
+    for width in (120..=600).step_by(7) {
+        let w = width as f32;
+        let lines = text::wrap(&m, ja, w, 24.0);
+        breaks += lines.len();
+        assert_eq!(lines.concat(), ja, "no character lost at width {w}");
+        for (i, l) in lines.iter().enumerate() {
+            let first = l.chars().next().unwrap();
+            let last = l.chars().last().unwrap();
+            assert!(
+                i == 0 || !"、。」）】ー".contains(first),
+                "{l:?} starts a line at width {w}"
+            );
+            assert!(
+                i + 1 == lines.len() || !"「（【".contains(last),
+                "{l:?} ends a line at width {w}"
+            );
+            assert!(m.width(l, 24.0) <= w, "{l:?} is wider than {w}");
+        }
+        let lines = text::wrap(&m, en, w, 24.0);
+        assert_eq!(
+            lines.join(" "),
+            en,
+            "Latin text breaks at spaces only, at width {w}"
+        );
+        for l in &lines {
+            assert!(m.width(l, 24.0) <= w, "{l:?} is wider than {w}");
+        }
+    }
+    assert!(breaks > 100, "the widths make the text break");
 }

@@ -441,7 +441,10 @@ impl Maker<'_> {
         }
         let size = *b.size.get_ref();
         let min = b.min_size.as_ref().map_or(size / 2.0, |m| *m.get_ref());
-        let inner = (at.2 - 2.0 * b.pad, at.3 - 2.0 * b.pad);
+        // Bold: measured on the regular font (the only one bundled), with room for a viewer's
+        // wider bold Latin letters.
+        let narrower = if b.bold { 0.94 } else { 1.0 };
+        let inner = ((at.2 - 2.0 * b.pad) * narrower, at.3 - 2.0 * b.pad);
         let fitted = text::fit(self.metrics, &text, inner, (size, min), b.lines);
         if !fitted.fits {
             let first: String = text.chars().take(16).collect();
@@ -512,20 +515,42 @@ impl Maker<'_> {
 }
 
 /// Writes the proofs under `dir`: `<dir>/<pack>/<number>.svg` and the contact sheets
-/// `<dir>/<pack>/sheet-<page>.svg` of `per_page` cards each; the files written.
-pub fn write(proofs: &Proofs, dir: &Path, per_page: usize) -> std::io::Result<Vec<PathBuf>> {
+/// `<dir>/<pack>/sheet-<page>.svg` of `per_page` cards each; the files written, or the error
+/// of the first file or folder that could not be written (`fuda::source::io`, at that path,
+/// added to `s`'s sources).
+pub fn write(
+    s: &mut Session,
+    proofs: &Proofs,
+    dir: &Path,
+    per_page: usize,
+) -> Result<Vec<PathBuf>, Box<Diagnostic>> {
     let mut written = Vec::new();
+    let mut io_error = |path: &Path, e: std::io::Error| {
+        let shown = path.display().to_string();
+        let id = s.sources.add(SourceFile::new(shown.clone(), ""));
+        Box::new(
+            Diagnostic::error(
+                codes::SOURCE_IO,
+                id,
+                Span::default(),
+                format!("cannot write `{shown}`: {e}"),
+                "not written",
+            )
+            .with_help("`-o` names a folder `fuda proof` may create and write into"),
+        )
+    };
     for p in &proofs.packs {
         let folder = dir.join(&p.pack);
-        std::fs::create_dir_all(&folder)?;
-        for c in &p.cards {
-            let path = folder.join(&c.file_name);
-            std::fs::write(&path, c.svg())?;
-            written.push(path);
-        }
-        for (n, page) in sheet::pages(p, per_page).iter().enumerate() {
-            let path = folder.join(format!("sheet-{}.svg", n + 1));
-            std::fs::write(&path, page)?;
+        std::fs::create_dir_all(&folder).map_err(|e| io_error(&folder, e))?;
+        let pages = sheet::pages(p, per_page);
+        let sheets = pages
+            .iter()
+            .enumerate()
+            .map(|(n, page)| (format!("sheet-{}.svg", n + 1), page.clone()));
+        let cards = p.cards.iter().map(|c| (c.file_name.clone(), c.svg()));
+        for (name, svg) in cards.chain(sheets) {
+            let path = folder.join(name);
+            std::fs::write(&path, svg).map_err(|e| io_error(&path, e))?;
             written.push(path);
         }
     }
