@@ -348,7 +348,8 @@ fn png(svg: &str) -> Vec<u8> {
     pixmap.encode_png().unwrap()
 }
 
-/// A few proofs kept as PNGs for review: one card per game per language and one contact sheet,
+/// A few proofs kept as PNGs for review: one card per game per language, one contact sheet and a
+/// card in the default layout (a game without a `proof.toml`),
 /// compared byte for byte (`PROOF_UPDATE=1 cargo test --test suite proof::` rewrites them).
 #[test]
 fn review_pngs() {
@@ -369,6 +370,11 @@ fn review_pngs() {
             }
         }
     }
+    let (_, proofs) = proofs_of(&["tests/games/render_gaps"], Lang::En);
+    kept.push((
+        "default-en.png".to_string(),
+        png(&proofs.packs[0].cards[0].svg()),
+    ));
     let update = std::env::var_os("PROOF_UPDATE").is_some();
     for (file, bytes) in kept {
         let path = Path::new("tests/snapshots/proofs").join(&file);
@@ -422,4 +428,37 @@ fn lines_break_by_kinsoku_and_at_spaces() {
         }
     }
     assert!(breaks > 100, "the widths make the text break");
+}
+
+/// A game with no `proof.toml` gets the built-in default layout (`src/tools/proof/default.toml`),
+/// which reads without a diagnostic and fits; a name lacking a phrase is one warning, not one
+/// per card.
+#[test]
+fn the_default_layout_serves_a_game_without_one() {
+    let (s, proofs) = proofs_of(&["tests/games/render_gaps"], Lang::En);
+    let rulesets: Vec<&fuda::ir::Ruleset> = s
+        .packs
+        .iter()
+        .filter_map(|p| p.pack.ruleset.as_ref())
+        .collect();
+    let mut sources = fuda::base::source::SourceMap::new();
+    let id = sources.add(fuda::base::source::SourceFile::new(
+        "default.toml",
+        proof::layout::DEFAULT,
+    ));
+    let (layout, diags) = proof::layout::read(proof::layout::DEFAULT, id, &rulesets);
+    assert!(layout.is_some() && diags.is_empty(), "{diags:?}");
+    let card = &proofs.packs[0].cards[0];
+    let svg = card.svg();
+    for shown in ["Digger", "R1", "cost 1", "render_gaps"] {
+        assert!(svg.contains(shown), "{shown} in {svg}");
+    }
+    let tree = usvg::Tree::from_str(&svg, &options()).unwrap();
+    assert_eq!(overflows(&svg, &tree), Vec::<String>::new());
+    let missing: Vec<_> = proofs
+        .warnings
+        .iter()
+        .filter(|d| d.code == codes::RENDER_MISSING_PHRASE)
+        .collect();
+    assert_eq!(missing.len(), 1, "{missing:?}");
 }

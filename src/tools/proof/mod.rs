@@ -105,6 +105,16 @@ pub fn proofs(s: &mut Session, packs: &[usize], lang: Lang) -> Proofs {
                 body,
             });
         }
+        // One warning per declaration lacking a phrase, however many cards needed it.
+        let mut seen = BTreeSet::new();
+        out.warnings.retain(|d| {
+            seen.insert((
+                d.code.0,
+                d.primary.file,
+                d.primary.span.start,
+                d.message.clone(),
+            ))
+        });
         out.packs.push(PackProofs {
             pack: pack.name.clone(),
             cards,
