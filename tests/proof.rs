@@ -101,8 +101,8 @@ fn overflows(svg: &str, tree: &usvg::Tree) -> Vec<String> {
     problems
 }
 
-/// Every shipped card's proof, in both languages, keeps its texts in their boxes, with no
-/// overflow warning.
+/// Every shipped card's proof, in both languages, renders to PNG with resvg and keeps its texts
+/// in their boxes, with no overflow warning.
 #[test]
 fn every_shipped_proof_fits() {
     let opt = options();
@@ -118,6 +118,15 @@ fn every_shipped_proof_fits() {
             for c in &p.cards {
                 let svg = c.svg();
                 let tree = usvg::Tree::from_str(&svg, &opt).unwrap();
+                let size = tree.size().to_int_size();
+                let mut pixmap =
+                    resvg::tiny_skia::Pixmap::new(size.width(), size.height()).unwrap();
+                resvg::render(
+                    &tree,
+                    resvg::tiny_skia::Transform::default(),
+                    &mut pixmap.as_mut(),
+                );
+                assert!(!pixmap.encode_png().unwrap().is_empty());
                 for problem in overflows(&svg, &tree) {
                     problems.push(format!("{} ({}): {problem}", c.id, lang.code()));
                 }

@@ -186,14 +186,14 @@ pub struct BoxSpec {
     #[serde(default = "default_none")]
     pub stroke: Spanned<String>,
     /// Corner radius.
-    #[serde(default)]
-    pub radius: f32,
+    #[serde(default = "default_radius")]
+    pub radius: Spanned<f32>,
     /// Bold text.
     #[serde(default)]
     pub bold: bool,
     /// Space between the box's edge and its text.
     #[serde(default = "default_pad")]
-    pub pad: f32,
+    pub pad: Spanned<f32>,
     /// What a list value's items are joined with.
     #[serde(default = "default_join")]
     pub join: String,
@@ -208,12 +208,24 @@ fn default_color() -> Spanned<String> {
 fn default_none() -> Spanned<String> {
     unspanned("none".into())
 }
-fn default_pad() -> f32 {
-    8.0
+fn default_pad() -> Spanned<f32> {
+    unspanned(8.0)
+}
+fn default_radius() -> Spanned<f32> {
+    unspanned(0.0)
 }
 fn default_join() -> String {
     "・".into()
 }
+
+/// What a font size is called in messages.
+const FONT_SIZE: &str = "a font size";
+/// The largest frame or box size a layout may give.
+pub const MAX_SIZE: f32 = 20_000.0;
+/// The largest font size a layout may give (shrinking goes down from it step by step).
+pub const MAX_FONT_SIZE: f32 = 1_000.0;
+/// The largest padding a box may give.
+const MAX_PAD: f32 = 1_000.0;
 
 /// The values every card has, besides its type's fields: `{name}`, `{number}`, `{type}`,
 /// `{pack}`, `{text}` (keywords and abilities), `{keywords}`, `{abilities}`, `{fields}` (every
@@ -384,14 +396,21 @@ impl Checker {
         self.diags.push(d);
     }
 
+    /// A size above 0 and at most [`MAX_SIZE`] (a font size: [`MAX_FONT_SIZE`]).
     fn positive(&mut self, v: &Spanned<f32>, what: &str) {
-        if !(*v.get_ref() > 0.0 && v.get_ref().is_finite()) {
-            let message = format!("{what} must be a positive number, not {}", v.get_ref());
+        let max = if what == FONT_SIZE {
+            MAX_FONT_SIZE
+        } else {
+            MAX_SIZE
+        };
+        let x = *v.get_ref();
+        if !(x > 0.0 && x <= max) {
+            let message = format!("{what} must be a number above 0 and at most {max}, not {x}");
             self.bad_value(
                 v,
                 message,
-                "not positive",
-                "sizes are in SVG user units (pixels)",
+                "out of range",
+                "sizes are in SVG user units (pixels): a 63 × 88 mm card is 630 × 880",
             );
         }
     }
@@ -452,12 +471,12 @@ impl Checker {
             for (v, what) in [
                 (&b.w, "a box's width"),
                 (&b.h, "a box's height"),
-                (&b.size, "a font size"),
+                (&b.size, FONT_SIZE),
             ] {
                 self.positive(v, what);
             }
             if let Some(m) = &b.min_size {
-                self.positive(m, "a font size");
+                self.positive(m, FONT_SIZE);
                 if m.get_ref() > b.size.get_ref() {
                     let message = format!(
                         "`min_size` {} is above `size` {}",
@@ -473,7 +492,12 @@ impl Checker {
                 }
             }
             let (x, y) = (*b.x.get_ref(), *b.y.get_ref());
-            if x < 0.0 || y < 0.0 || x + b.w.get_ref() > w + 0.01 || y + b.h.get_ref() > h + 0.01 {
+            if !(x.is_finite() && y.is_finite())
+                || x < 0.0
+                || y < 0.0
+                || x + b.w.get_ref() > w + 0.01
+                || y + b.h.get_ref() > h + 0.01
+            {
                 let message = format!(
                     "the box at ({x}, {y}), {} × {}, leaves the {w} × {h} frame",
                     b.w.get_ref(),
@@ -485,6 +509,20 @@ impl Checker {
                     "outside the frame",
                     "keep every box inside the frame",
                 );
+            }
+            for (v, what) in [(&b.pad, "pad"), (&b.radius, "radius")] {
+                if !(0.0..=MAX_PAD).contains(v.get_ref()) {
+                    let message = format!(
+                        "a box's `{what}` must be a number from 0 to {MAX_PAD}, not {}",
+                        v.get_ref()
+                    );
+                    self.bad_value(
+                        v,
+                        message,
+                        "out of range",
+                        "`pad` is the room between the box's edge and its text, `radius` its corners' radius",
+                    );
+                }
             }
             for v in [&b.color, &b.fill, &b.stroke] {
                 self.colour(v, true);

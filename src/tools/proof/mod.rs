@@ -441,7 +441,7 @@ impl Maker<'_> {
         svg::Rect {
             id: &format!("{id}-box"),
             at,
-            radius: b.radius,
+            radius: *b.radius.get_ref(),
             fill: &colour(b.fill.get_ref()),
             stroke: (&colour(b.stroke.get_ref()), 2.0),
         }
@@ -454,7 +454,8 @@ impl Maker<'_> {
         // Bold: measured on the regular font (the only one bundled), with room for a viewer's
         // wider bold Latin letters.
         let narrower = if b.bold { 0.94 } else { 1.0 };
-        let inner = ((at.2 - 2.0 * b.pad) * narrower, at.3 - 2.0 * b.pad);
+        let pad = *b.pad.get_ref();
+        let inner = ((at.2 - 2.0 * pad) * narrower, at.3 - 2.0 * pad);
         let fitted = text::fit(self.metrics, &text, inner, (size, min), b.lines);
         if !fitted.fits {
             let first: String = text.chars().take(16).collect();
@@ -465,7 +466,7 @@ impl Maker<'_> {
         }
         svg::Lines {
             id: &format!("{id}-text"),
-            at: (at.0, at.1, at.2, at.3, b.pad),
+            at: (at.0, at.1, at.2, at.3, pad),
             align: (b.align, b.valign),
             color: &colour(b.color.get_ref()),
             bold: b.bold,
