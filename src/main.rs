@@ -252,6 +252,23 @@ enum Command {
         #[command(flatten)]
         common: CommonArgs,
     },
+    /// Write card proofs as SVG: one per card and contact sheets per pack (docs/proofs.md).
+    Proof {
+        /// Pack folders, folders of packs or `.fuda` files: their packs' cards are proofed.
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// The folder to write into (`<dir>/<pack>/…`).
+        #[arg(short = 'o', long = "out", value_name = "DIR")]
+        out: PathBuf,
+        /// The language of the printed text: `ja` or `en`.
+        #[arg(long, value_parser = lang_code, default_value = "ja")]
+        lang: Lang,
+        /// Cards per page of a contact sheet.
+        #[arg(long, default_value_t = 9)]
+        per_page: usize,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
 }
 
 /// A language code `--lang` accepts (`ja`, `en`), or the list of them.
@@ -442,7 +459,56 @@ fn run(cli: Cli) -> u8 {
                 1
             }
         },
+        Command::Proof {
+            paths,
+            out,
+            lang,
+            per_page,
+            common,
+        } => proof(&paths, &out, lang, per_page, &common),
     }
+}
+
+/// `fuda proof`: the SVG proofs of the cards of the packs the paths name, under `out`.
+fn proof(
+    paths: &[PathBuf],
+    out: &std::path::Path,
+    l: Lang,
+    per_page: usize,
+    common: &CommonArgs,
+) -> u8 {
+    let mut s = common.session(paths, false, None);
+    let mut named: Vec<usize> = paths.iter().flat_map(|p| s.packs_named_by(p)).collect();
+    named.sort_unstable();
+    named.dedup();
+    if s.error_count() > 0 {
+        return report(&s, common);
+    }
+    let proofs = fuda::tools::proof::proofs(&mut s, &named, l);
+    s.diags.extend(proofs.warnings.iter().cloned());
+    let written = if s.error_count() == 0 {
+        match fuda::tools::proof::write(&mut s, &proofs, out, per_page) {
+            Ok(w) => w,
+            Err(d) => {
+                s.diags.push(*d);
+                Vec::new()
+            }
+        }
+    } else {
+        Vec::new()
+    };
+    let code = report(&s, common);
+    if common.format == Format::Human && !written.is_empty() {
+        let cards: usize = proofs.packs.iter().map(|p| p.cards.len()).sum();
+        print_out(&format!(
+            "wrote {} file{} ({cards} card{}) into {}",
+            written.len(),
+            plural(written.len()),
+            plural(cards),
+            out.display()
+        ));
+    }
+    code
 }
 
 /// How diagnostics render on stderr: colours on a terminal unless `NO_COLOR`, wider there.

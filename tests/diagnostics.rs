@@ -59,6 +59,7 @@ const OWN_TESTS: &[(&str, &str)] = &[
     ("scenarios", "tests/scenario_format.rs"),
     ("run", "tests/scenarios.rs"),
     ("deck_formats", "tests/decks.rs"),
+    ("proof", "tests/proof.rs"),
 ];
 
 /// The entries of `tests/errors/`: `.fuda` files and pack folders, sorted.
@@ -200,6 +201,7 @@ fn every_code_is_covered() {
         .chain(run_codes())
         .chain(super::decks::format_codes())
         .chain(super::render::render_codes())
+        .chain(super::proof::proof_codes())
         .collect();
     let all: BTreeSet<&str> = codes::ALL.iter().map(|c| c.0).collect();
     for (code, _) in NOT_COVERABLE {

@@ -64,6 +64,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("tools::sim", &["base", "ir", "engine", "packs"]),
     ("tools::play", &["base", "ir", "engine"]),
     ("tools::render", &["base", "ir", "packs"]),
+    ("tools::proof", &["base", "ir", "packs", "tools::render"]),
     ("tools::words", &["base", "ir", "compiler", "packs"]),
     (
         "tools::lsp",

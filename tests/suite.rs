@@ -37,6 +37,8 @@ mod no_game_words;
 mod packs;
 #[path = "play_terminal.rs"]
 mod play_terminal;
+#[path = "proof.rs"]
+mod proof;
 #[path = "properties.rs"]
 mod properties;
 #[path = "pulse_game.rs"]

@@ -73,6 +73,18 @@ codes! {
     /// A name printed card text needed that has no phrase in the language rendered (`fuda
     /// render`, `explain --lang`): a warning at its declaration; the text shows its label or id.
     RENDER_MISSING_PHRASE = "fuda::render::missing_phrase";
+    /// A proof layout (`proof.toml`) that is not TOML, has a key the format does not have, or a
+    /// value of the wrong type (`fuda proof`, docs/proofs.md).
+    PROOF_SYNTAX = "fuda::proof::syntax";
+    /// A proof layout's `[types.<name>]` naming no card type of the game.
+    PROOF_UNKNOWN_CARD_TYPE = "fuda::proof::unknown_card_type";
+    /// A proof layout's `{hole}` or `accent` naming no field of the card type (nor a card value).
+    PROOF_UNKNOWN_FIELD = "fuda::proof::unknown_field";
+    /// A proof layout's value of the right type but not allowed: a colour not `#rrggbb`, a size
+    /// not positive, a box outside the frame, an unknown language.
+    PROOF_BAD_VALUE = "fuda::proof::bad_value";
+    /// A card's text that does not fit its box even at the smallest font size allowed (warning).
+    PROOF_OVERFLOW = "fuda::proof::overflow";
     /// A name is declared twice.
     RESOLVE_DUPLICATE_DECLARATION = "fuda::resolve::duplicate_declaration";
     /// A declaration's property, type or semantics is not one the core knows.

@@ -63,6 +63,11 @@ impl Session {
         self.homes.iter().position(|h| h.dir.as_ref() == Some(&dir))
     }
 
+    /// The folder on disk of the loaded pack `i` (`None`: embedded in the binary or a lone file).
+    pub fn pack_dir(&self, i: usize) -> Option<&Path> {
+        self.homes.get(i)?.dir.as_deref()
+    }
+
     /// The loaded packs a command-line path names: the pack in that folder, the packs in the
     /// folders below it (a folder of packs), or the pack a file is in; for a file in no pack
     /// folder, the pack compiled last (the file alone). Requirements loaded for them are not
