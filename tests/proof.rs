@@ -220,7 +220,7 @@ fn long_text_shrinks_and_the_overflow_warns() {
 /// code under `tests/errors/proof/`, each read against PMV's card types.
 pub fn proof_codes() -> BTreeSet<&'static str> {
     let mut hit = BTreeSet::new();
-    for (_, diags) in bad_layouts() {
+    for (_, _, diags) in bad_layouts() {
         hit.extend(diags.iter().map(|d| d.code.0));
     }
     let (_, proofs) = proofs_of(&["tests/games/proof_long"], Lang::En);
@@ -228,8 +228,15 @@ pub fn proof_codes() -> BTreeSet<&'static str> {
     hit
 }
 
-/// Each file of `tests/errors/proof/` read as a PMV layout: its name and rendered diagnostics.
-fn bad_layouts() -> Vec<(String, Vec<fuda::base::diagnostic::Diagnostic>)> {
+/// Each file of `tests/errors/proof/` read as a PMV layout: its name, the source map its
+/// diagnostics point into, and the diagnostics (each file must fail to read).
+type BadLayout = (
+    String,
+    fuda::base::source::SourceMap,
+    Vec<fuda::base::diagnostic::Diagnostic>,
+);
+
+fn bad_layouts() -> Vec<BadLayout> {
     let mut s = Session::new();
     s.check_path(Path::new("cards/pmv"));
     s.finish();
@@ -253,7 +260,7 @@ fn bad_layouts() -> Vec<(String, Vec<fuda::base::diagnostic::Diagnostic>)> {
         ));
         let (layout, diags) = proof::layout::read(&text, id, &rulesets);
         assert!(layout.is_none(), "{}: read without error", f.display());
-        out.push((f.display().to_string(), diags));
+        out.push((f.display().to_string(), sources, diags));
     }
     out
 }
@@ -262,30 +269,9 @@ fn bad_layouts() -> Vec<(String, Vec<fuda::base::diagnostic::Diagnostic>)> {
 /// unknown field, a wrong value; `fuda proof` exits 1 and writes nothing.
 #[test]
 fn bad_layouts_are_diagnostics() {
-    let mut s = Session::new();
-    s.check_path(Path::new("cards/pmv"));
-    s.finish();
-    let rulesets: Vec<&fuda::ir::Ruleset> = s
-        .packs
-        .iter()
-        .filter_map(|p| p.pack.ruleset.as_ref())
-        .collect();
     let mut shown = String::new();
-    let mut files: Vec<_> = std::fs::read_dir("tests/errors/proof")
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    for f in files {
-        let text = std::fs::read_to_string(&f).unwrap();
-        let mut sources = fuda::base::source::SourceMap::new();
-        let id = sources.add(fuda::base::source::SourceFile::new(
-            f.display().to_string(),
-            text.clone(),
-        ));
-        let (layout, diags) = proof::layout::read(&text, id, &rulesets);
-        assert!(layout.is_none());
-        assert!(!diags.is_empty(), "{}", f.display());
+    for (name, sources, diags) in bad_layouts() {
+        assert!(!diags.is_empty(), "{name}");
         for d in &diags {
             shown.push_str(&fuda::base::diagnostic::render(
                 d,
