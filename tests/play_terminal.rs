@@ -134,22 +134,15 @@ fn a_person_plays_pmv_in_a_terminal() {
 /// refused with what it was.
 #[test]
 fn numbers_stay_with_their_options() {
-    use fuda::engine::{Choice, Request};
+    use fuda::engine::Request;
     use fuda::tools::play::question::Numbering;
     use fuda::tools::play::{parse_answer_with, Input};
-    let req = |labels: &[&str]| Request {
-        player: 0,
-        kind: RequestKind::Action,
-        prompt: "your priority: take an action or pass".into(),
-        options: labels
-            .iter()
-            .map(|l| Choice {
-                label: l.to_string(),
-                action: None,
-                card: None,
-                card_id: None,
-            })
-            .collect(),
+    let req = |labels: &[&str]| {
+        crate::support::labelled_request(
+            RequestKind::Action,
+            "your priority: take an action or pass",
+            labels,
+        )
     };
     let mut n = Numbering::default();
     let first = req(&["play_card A", "play_card B", "pass"]);

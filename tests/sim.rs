@@ -2,7 +2,7 @@
 //! count, "played" means what the documentation says, and the human agent survives any input
 //! (bad answers are asked again, the end of input concedes).
 
-use fuda::engine::{Answer, Choice, Outcome, Request, RequestKind};
+use fuda::engine::{Answer, Outcome, Request, RequestKind};
 use fuda::packs::Session;
 use fuda::tools::play::{parse_answer, play_game, HumanAgent, Input, PlayConfig, PlayerKind};
 use fuda::tools::sim::{load_game, simulate, Loaded, SimConfig, Summary};
@@ -243,20 +243,7 @@ fn a_wrong_deck_is_an_error_not_a_panic() {
 // ───────────── the human agent ─────────────
 
 fn request(kind: RequestKind, labels: &[&str]) -> Request {
-    Request {
-        player: 0,
-        kind,
-        prompt: "choose".into(),
-        options: labels
-            .iter()
-            .map(|l| Choice {
-                label: l.to_string(),
-                action: None,
-                card: None,
-                card_id: None,
-            })
-            .collect(),
-    }
+    crate::support::labelled_request(kind, "choose", labels)
 }
 
 fn answer(req: &Request, line: &str) -> Result<Input, String> {

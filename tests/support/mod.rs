@@ -329,3 +329,26 @@ pub fn run_fuda(args: &[&str]) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// A request of `kind` for seat 0 with this prompt, one option per label (no card, no action):
+/// what the tests of a person's answers ask.
+pub fn labelled_request(
+    kind: fuda::engine::RequestKind,
+    prompt: &str,
+    labels: &[&str],
+) -> fuda::engine::Request {
+    fuda::engine::Request {
+        player: 0,
+        kind,
+        prompt: prompt.into(),
+        options: labels
+            .iter()
+            .map(|l| fuda::engine::Choice {
+                label: l.to_string(),
+                action: None,
+                card: None,
+                card_id: None,
+            })
+            .collect(),
+    }
+}
