@@ -81,19 +81,11 @@ pub struct Words {
 /// Loads `game` (a pack name or a pack folder) into `session` and lists its names; `Err` says
 /// why there is no game (the caller prints the session's diagnostics first).
 pub fn load(session: &mut Session, game: &str) -> Result<Words, String> {
-    let as_path = std::path::Path::new(game);
-    let game_id = if as_path.exists() {
-        session.check_path(as_path);
-        match session.packs.last() {
-            Some(p) => p.pack.game.clone(),
-            None => return Err(format!("`{game}` holds no pack that compiles")),
-        }
-    } else {
-        if session.require(game, None).is_none() {
-            return Err(format!("no pack named `{game}` could be loaded"));
-        }
-        game.to_string()
-    };
+    let game_id = session.game_named(game)?;
+    // a game named by name is loaded here (a folder was compiled by `game_named`)
+    if !std::path::Path::new(game).exists() && session.require(game, None).is_none() {
+        return Err(format!("no pack named `{game}` could be loaded"));
+    }
     session.finish();
     if session.error_count() > 0 {
         return Err(format!("the packs of `{game_id}` have errors"));

@@ -87,6 +87,21 @@ impl Session {
         Self::default()
     }
 
+    /// The game a command names: a path that exists is compiled (`check_path`) and its game is
+    /// the game of the pack compiled last (`Err` when none compiled); any other text is taken
+    /// as a game's name, loaded by the caller.
+    pub fn game_named(&mut self, game: &str) -> Result<String, String> {
+        let as_path = Path::new(game);
+        if !as_path.exists() {
+            return Ok(game.to_string());
+        }
+        self.check_path(as_path);
+        match self.packs.last() {
+            Some(p) => Ok(p.pack.game.clone()),
+            None => Err(format!("`{game}` holds no pack that compiles")),
+        }
+    }
+
     /// Compiles every pack or file a command-line path names: a pack folder,
     /// a folder of packs, or a lone `.fuda` file.
     pub fn check_path(&mut self, path: &Path) {

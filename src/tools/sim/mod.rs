@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 use stats::CardFlag;
 use std::collections::{BTreeMap, HashSet};
 use std::fmt::Write;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use totals::{deck_letter, Totals};
 
 /// Most notes (why games went wrong) and crash groups a summary lists; the rest of the notes are
@@ -65,16 +65,7 @@ pub fn load_game(session: &mut Session, game: &str, decks: &[PathBuf]) -> Result
 }
 
 fn load_inner(session: &mut Session, game: &str, decks: &[PathBuf]) -> Result<Loaded, String> {
-    let as_path = Path::new(game);
-    let game_id = if as_path.exists() {
-        session.check_path(as_path);
-        match session.packs.last() {
-            Some(p) => p.pack.game.clone(),
-            None => return Err(format!("`{game}` holds no pack that compiles")),
-        }
-    } else {
-        game.to_string()
-    };
+    let game_id = session.game_named(game)?;
     let program = session.program(&game_id)?;
     let mut loaded = Vec::new();
     let mut failed = Vec::new();
