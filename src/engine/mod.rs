@@ -1210,9 +1210,10 @@ impl<'p> Game<'p> {
         self.log_named("choice", tags, full, redacted, source);
     }
 
-    /// [`Game::ask`] with the request built only when it is asked (a replayed statement
-    /// takes its answer without building the request's texts again).
+    /// Takes the next replayed answer, or stops the statement with the request, built only
+    /// then (a replayed statement takes its answer without building the request's texts).
     fn ask_with(&mut self, build: impl FnOnce(&Self) -> Request) -> Result<Answer, Box<Request>> {
+        // a payability check asks nobody and leaves the statement's answers alone
         if !self.dry.active {
             if let Some(a) = self.answers.get(self.answer_pos) {
                 self.answer_pos = self.answer_pos.saturating_add(1);
@@ -1220,22 +1221,12 @@ impl<'p> Game<'p> {
                 return Ok(a.clone());
             }
         }
-        let req = build(self);
-        self.ask(req)
+        Err(Box::new(build(self)))
     }
 
-    /// Takes the next replayed answer, or stops the statement with the request.
+    /// [`Game::ask_with`] for a request already built.
     fn ask(&mut self, req: Request) -> Result<Answer, Box<Request>> {
-        if self.dry.active {
-            // a payability check asks nobody and leaves the statement's answers alone
-            return Err(Box::new(req));
-        }
-        if let Some(a) = self.answers.get(self.answer_pos) {
-            self.answer_pos = self.answer_pos.saturating_add(1);
-            self.asked = self.asked.saturating_add(1);
-            return Ok(a.clone());
-        }
-        Err(Box::new(req))
+        self.ask_with(|_| req)
     }
 
     /// Shuffles a zone with the game's shuffle stream.
