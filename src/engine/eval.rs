@@ -105,7 +105,7 @@ impl<'p> Game<'p> {
                 self.card_test(card, |g, c| g.of_type(c, card_type))?
             }
             // numbers
-            Expr::Count(x) => self.count(x)?,
+            Expr::Count(x) => Value::Int(self.count_of(x)?),
             Expr::Distinct { cards, field } => self.distinct(cards, field)?,
             Expr::Total { key, cards } => self.total(key, cards)?,
             Expr::Usable { card, kind } => match self.eval(card)? {
