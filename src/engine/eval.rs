@@ -10,7 +10,7 @@ mod typed;
 
 use super::agent::Request;
 use super::program::Program;
-use super::state::{next_seat, seat, seat_after, CardId, Seat, Value, ZoneKey};
+use super::state::{next_seat, seat, seat_after, CardId, Seat, Seats, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, Expr, Id, Op, Type};
 
@@ -223,19 +223,20 @@ impl<'p> Game<'p> {
         let Some(&z) = self.prog.zones.get(zone) else {
             return Ok(Value::Absent);
         };
-        let owners = match owner {
+        let owners: Seats = match owner {
             None => {
                 if self.prog.ruleset.zones[z as usize].bare_means_every {
                     self.prog.seats().collect()
                 } else {
-                    vec![self.ctx().you]
+                    smallvec::smallvec![self.ctx().you]
                 }
             }
+            Some(Expr::You) => smallvec::smallvec![self.ctx().you],
             Some(o) => match self.eval(o)? {
-                Value::Player(p) => vec![p],
-                Value::Players(ps) => ps,
-                Value::Card(c) => vec![self.state.cards[c as usize].controller],
-                _ => Vec::new(),
+                Value::Player(p) => smallvec::smallvec![p],
+                Value::Players(ps) => ps.into_iter().collect(),
+                Value::Card(c) => smallvec::smallvec![self.state.cards[c as usize].controller],
+                _ => Seats::new(),
             },
         };
         Ok(Value::Zone(z, owners))
@@ -524,11 +525,35 @@ impl<'p> Game<'p> {
 
     /// The cards a value stands for; ordered zones list their top card first.
     pub(super) fn cards_of(&self, v: &Value) -> Vec<CardId> {
+        let mut out = Vec::new();
+        self.cards_into(v, &mut out);
+        out
+    }
+
+    /// [`Game::cards_of`] in a list taken from the pool: give it back with
+    /// [`Game::recycle_cards`] when done.
+    pub(super) fn pooled_cards_of(&mut self, v: &Value) -> Vec<CardId> {
+        let mut out = self.card_pool.0.pop().unwrap_or_default();
+        self.cards_into(v, &mut out);
+        out
+    }
+
+    /// Gives a list back to the pool, emptied.
+    pub(super) fn recycle_cards(&mut self, mut list: Vec<CardId>) {
+        /// Lists kept: as many as filters are nested, at most.
+        const KEPT: usize = 8;
+        if self.card_pool.0.len() < KEPT {
+            list.clear();
+            self.card_pool.0.push(list);
+        }
+    }
+
+    /// [`Game::cards_of`], appended to `out`.
+    fn cards_into(&self, v: &Value, out: &mut Vec<CardId>) {
         match v {
-            Value::Card(c) => vec![*c],
-            Value::Cards(cs) => cs.clone(),
+            Value::Card(c) => out.push(*c),
+            Value::Cards(cs) => out.extend_from_slice(cs),
             Value::Zone(z, owners) => {
-                let mut out = Vec::new();
                 for o in owners {
                     let k = ZoneKey {
                         zone: *z,
@@ -544,10 +569,13 @@ impl<'p> Game<'p> {
                         out.extend(cards.iter());
                     }
                 }
-                out
             }
-            Value::List(l) => l.iter().flat_map(|x| self.cards_of(x)).collect(),
-            _ => Vec::new(),
+            Value::List(l) => {
+                for x in l {
+                    self.cards_into(x, out);
+                }
+            }
+            _ => {}
         }
     }
 

@@ -20,12 +20,13 @@ pub(super) use flow::spread_runs;
 use super::agent::Request;
 use super::program::Program;
 use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, WhileCond, ZoneKey};
-use super::{Frame, Game};
+use super::{Frame, Frames, Game};
 use crate::ir::{self, Duration, Stmt};
+use smallvec::smallvec;
 
 impl<'p> Game<'p> {
     /// Runs one statement; returns the frames it pushes (last on top).
-    pub(super) fn exec(&mut self, s: &'p Stmt) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    pub(super) fn exec(&mut self, s: &'p Stmt) -> Result<Frames<'p>, Box<Request>> {
         match s {
             Stmt::Let { var, value } => {
                 let v = self.eval(value)?;
@@ -35,7 +36,7 @@ impl<'p> Game<'p> {
             Stmt::ForEach { var, cards, body } => return self.exec_for_each(var, cards, body),
             Stmt::Repeat { times, body } => return self.exec_repeat(times, body),
             Stmt::While { cond, body } => {
-                return Ok(vec![Frame::While {
+                return Ok(smallvec![Frame::While {
                     cond,
                     body,
                     rounds: 0,
@@ -55,7 +56,7 @@ impl<'p> Game<'p> {
             } => return self.exec_window(players, (*chain, *once, *unchecked), entries),
             Stmt::Chain { body } => self.push_chain(body),
             Stmt::Resolve { kind, cards } => return self.exec_resolve(kind, cards),
-            Stmt::Check => return Ok(vec![self.check_timing()]),
+            Stmt::Check => return Ok(smallvec![self.check_timing()]),
             Stmt::Reach { moment } => {
                 if let Some(&m) = self.prog.moment_index.get(moment) {
                     self.reach(m, moment);
@@ -128,7 +129,7 @@ impl<'p> Game<'p> {
             Stmt::DrawGame => self.end(Outcome::Draw),
             Stmt::GoesFirst { player } => self.exec_goes_first(player)?,
         }
-        Ok(Vec::new())
+        Ok(Frames::new())
     }
 
     /// The players an expression names: a player, players, or a card's controller.

@@ -16,7 +16,7 @@
 
 use super::state::{CardId, Outcome, Seat, Until, Value, ZoneKey};
 use super::triggers::next_rule_run;
-use super::{Frame, Game};
+use super::{Frame, Frames, Game};
 use crate::ir::{Face, Position};
 
 /// Rounds of the interrupt rules after one change: a round that still changes the game after
@@ -98,11 +98,11 @@ impl<'p> Game<'p> {
 
     /// Makes a statement's first single change now, the others one per step below the frames
     /// the first asks for.
-    pub(super) fn make_changes(&mut self, changes: Vec<Change<'p>>) -> Vec<Frame<'p>> {
+    pub(super) fn make_changes(&mut self, changes: Vec<Change<'p>>) -> Frames<'p> {
         let mut left = changes;
         left.reverse();
         let first = left.pop();
-        let mut out = vec![Frame::Changes(Box::new(Changes { left }))];
+        let mut out: Frames<'p> = smallvec::smallvec![Frame::Changes(Box::new(Changes { left }))];
         if let Some(c) = first {
             out.extend(self.make_change(c));
         }
@@ -125,7 +125,7 @@ impl<'p> Game<'p> {
     }
 
     /// Makes one single change; the frames it asks for (a replacement effect's).
-    fn make_change(&mut self, change: Change<'p>) -> Vec<Frame<'p>> {
+    fn make_change(&mut self, change: Change<'p>) -> Frames<'p> {
         match change {
             Change::Move {
                 card,
@@ -140,7 +140,7 @@ impl<'p> Game<'p> {
             Change::Counter(c) => self.change_counter(&c),
             Change::Alias { from, to, until } => self.alias_zone(from, to, until),
         }
-        Vec::new()
+        Frames::new()
     }
 
     /// After a step of the VM: when it changed the game, the interrupt rules run next — unless

@@ -9,7 +9,6 @@ use super::program::Program;
 use super::state::{CardId, ModKind, Modifier, Seat, StatOp, Until, Value, WhileCond};
 use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
-use rustc_hash::FxHashMap as HashMap;
 
 /// What a modifying statement does (see [`Game::modifications`]).
 pub(super) struct Modifications {
@@ -28,7 +27,7 @@ pub(super) struct Derived {
     /// may change with no other change).
     generation: Option<(u64, usize)>,
     mods: Vec<Modifier>,
-    stats: HashMap<CardId, Vec<Option<i64>>>,
+    stats: StatCache,
     /// Player keywords continuous abilities grant: (player, keyword).
     pub(super) players: Vec<(Seat, u16)>,
     /// While deriving: the cards whose text continuous abilities negated in the first pass,
@@ -72,13 +71,10 @@ impl<'p> Game<'p> {
             mods = self.derive_pass(&negated);
         }
         self.deriving = false;
-        self.derived = Derived {
-            generation: Some(self.fresh_key()),
-            mods,
-            stats: HashMap::default(),
-            players: std::mem::take(&mut self.derived.players),
-            text_negations: Vec::new(),
-        };
+        self.derived.generation = Some(self.fresh_key());
+        self.derived.mods = mods;
+        self.derived.stats.forget_all();
+        self.derived.text_negations.clear();
     }
 
     /// One reading of every continuous ability that applies, except those whose card is in
@@ -408,50 +404,52 @@ impl<'p> Game<'p> {
         if self.deriving {
             return None;
         }
-        if !self.derived.stats.contains_key(&c) {
-            self.stats(c);
+        let width = self.prog.stats.len();
+        if !self.derived.stats.fresh(c) {
+            let mods = self.stat_modifiers_on(c);
+            let cs = &self.state.cards[c as usize];
+            let treated = cs.treat.as_ref().map(|_| self.base_stats(c));
+            let printed = &self.prog.printed_stats[cs.def as usize];
+            let vals = self.derived.stats.slot(c, width);
+            vals.copy_from_slice(treated.as_deref().unwrap_or(printed));
+            apply_stat_mods(self.prog, vals, &mods);
         }
-        self.derived.stats.get(&c).map(Vec::as_slice)
+        Some(self.derived.stats.read(c, width))
     }
 
     /// All stat values of a card (plain stats; composite entries unused), true values.
     pub(super) fn stats(&mut self, c: CardId) -> Vec<Option<i64>> {
-        self.refresh();
-        if !self.deriving {
-            if let Some(v) = self.derived.stats.get(&c) {
-                return v.clone();
-            }
+        if let Some(vals) = self.cached_stats(c) {
+            return vals.to_vec();
         }
-        let prog: &Program = self.prog;
+        let mods = self.stat_modifiers_on(c);
         let mut vals = self.base_stats(c);
-        let mut mods = self.active_mods(c);
-        mods.sort_by_key(|m| match m.kind {
-            ModKind::Stat { layer, .. } => (layer, m.timestamp),
-            _ => (u16::MAX, m.timestamp),
-        });
-        for m in mods {
-            if let ModKind::Stat {
-                stat, op, value, ..
-            } = m.kind
-            {
-                let i = stat as usize;
-                match op {
-                    StatOp::Set => vals[i] = Some(value),
-                    StatOp::Add => vals[i] = vals[i].map(|x| x.saturating_add(value)),
-                    StatOp::Mul => vals[i] = vals[i].map(|x| x.saturating_mul(value)),
-                    StatOp::Swap => {
-                        let comps = &prog.stats[i].components;
-                        if comps.len() == 2 {
-                            vals.swap(comps[0] as usize, comps[1] as usize);
-                        }
-                    }
+        apply_stat_mods(self.prog, &mut vals, &mods);
+        vals
+    }
+
+    /// The stat modifiers that apply to a card now (one-shot ones, then, unless deriving,
+    /// continuous ones), in application order: by layer, then timestamp.
+    fn stat_modifiers_on(&mut self, card: CardId) -> Vec<Modifier> {
+        self.refresh();
+        let is_stat = |m: &Modifier| m.card == card && matches!(m.kind, ModKind::Stat { .. });
+        let mut out: Vec<Modifier> = Vec::new();
+        for i in 0..self.state.modifiers.len() {
+            if is_stat(&self.state.modifiers[i]) {
+                let m = self.state.modifiers[i].clone();
+                if self.alive(&m) {
+                    out.push(m);
                 }
             }
         }
         if !self.deriving {
-            self.derived.stats.insert(c, vals.clone());
+            out.extend(self.derived.mods.iter().filter(|m| is_stat(m)).cloned());
         }
-        vals
+        out.sort_by_key(|m| match m.kind {
+            ModKind::Stat { layer, .. } => (layer, m.timestamp),
+            _ => (u16::MAX, m.timestamp),
+        });
+        out
     }
 
     /// A keyword's values if the card has it now (printed unless its text is negated, given,
@@ -556,5 +554,68 @@ impl<'p> Game<'p> {
             }
         }
         neg
+    }
+}
+
+/// Applies stat modifiers, in order, to a card's values.
+fn apply_stat_mods(prog: &Program, vals: &mut [Option<i64>], mods: &[Modifier]) {
+    for m in mods {
+        if let ModKind::Stat {
+            stat, op, value, ..
+        } = m.kind
+        {
+            let i = stat as usize;
+            match op {
+                StatOp::Set => vals[i] = Some(value),
+                StatOp::Add => vals[i] = vals[i].map(|x| x.saturating_add(value)),
+                StatOp::Mul => vals[i] = vals[i].map(|x| x.saturating_mul(value)),
+                StatOp::Swap => {
+                    let comps = &prog.stats[i].components;
+                    if comps.len() == 2 {
+                        vals.swap(comps[0] as usize, comps[1] as usize);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Every card's stats as computed since the last change, side by side (`width` values per
+/// card): a card's entry is fresh when it was written in the cache's current epoch. A change
+/// forgets every entry at once by starting a new epoch; nothing is freed or allocated per read.
+#[derive(Debug, Clone, Default)]
+pub(super) struct StatCache {
+    values: Vec<Option<i64>>,
+    /// Per card, the epoch its entry was written in, plus one (0, the default, is never fresh).
+    fresh_at: Vec<u64>,
+    epoch: u64,
+}
+
+impl StatCache {
+    /// Forgets every card's stats.
+    fn forget_all(&mut self) {
+        self.epoch = self.epoch.wrapping_add(1);
+    }
+
+    /// Whether a card's stats are cached.
+    fn fresh(&self, c: CardId) -> bool {
+        self.fresh_at.get(c as usize) == Some(&self.epoch.wrapping_add(1))
+    }
+
+    /// A card's entry, to be written: from now on it reads as fresh.
+    fn slot(&mut self, c: CardId, width: usize) -> &mut [Option<i64>] {
+        let i = c as usize;
+        if self.fresh_at.len() <= i {
+            self.fresh_at.resize(i + 1, self.epoch);
+            self.values.resize((i + 1) * width, None);
+        }
+        self.fresh_at[i] = self.epoch.wrapping_add(1);
+        &mut self.values[i * width..(i + 1) * width]
+    }
+
+    /// A card's entry, as last written.
+    fn read(&self, c: CardId, width: usize) -> &[Option<i64>] {
+        let i = c as usize;
+        &self.values[i * width..(i + 1) * width]
     }
 }

@@ -168,6 +168,9 @@ struct CallStart<'p> {
     applied: Option<Rc<Vec<(CardId, AbilityRef)>>>,
 }
 
+/// The frames one statement pushes (last on top): mostly none, one or two, kept inline.
+type Frames<'p> = smallvec::SmallVec<[Frame<'p>; 2]>;
+
 #[derive(Debug, Clone)]
 enum Frame<'p> {
     /// Opens a context (and runs a body in it, if any); a `PopCtx` below it closes it.
@@ -265,6 +268,17 @@ impl Default for Options {
     }
 }
 
+/// Card lists kept for reuse, so that reading `cards where …` allocates no list per read. Not
+/// part of the game: a clone starts with none.
+#[derive(Default)]
+struct CardPool(Vec<Vec<CardId>>);
+
+impl Clone for CardPool {
+    fn clone(&self) -> Self {
+        CardPool::default()
+    }
+}
+
 /// A game in progress.
 #[derive(Clone)]
 pub struct Game<'p> {
@@ -276,6 +290,8 @@ pub struct Game<'p> {
     ctxs: Vec<Ctx>,
     vars: Vec<(&'p str, Value)>,
     its: Vec<CardId>,
+    /// Emptied card lists to fill again (`Game::pooled_cards_of`).
+    card_pool: CardPool,
     /// The candidate slots of the slot choices whose conditions are being read, innermost last.
     slot_its: Vec<String>,
     answers: Vec<Answer>,
@@ -436,6 +452,7 @@ impl<'p> Game<'p> {
             ctxs: Vec::new(),
             vars: Vec::new(),
             its: Vec::new(),
+            card_pool: CardPool::default(),
             slot_its: Vec::new(),
             answers: Vec::new(),
             answer_pos: 0,
@@ -886,8 +903,8 @@ impl<'p> Game<'p> {
     }
 
     /// Frames that run `body` in a new context (pushed in this order: context end, body).
-    fn call_frames(&mut self, body: &'p [Stmt]) -> Vec<Frame<'p>> {
-        vec![Frame::PopCtx, self.block(body)]
+    fn call_frames(&mut self, body: &'p [Stmt]) -> Frames<'p> {
+        smallvec::smallvec![Frame::PopCtx, self.block(body)]
     }
 
     /// A check timing starting now: rule actions, then pending triggers.

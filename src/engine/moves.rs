@@ -3,8 +3,9 @@
 
 use super::program::Program;
 use super::state::{CardId, Value, ZoneKey};
-use super::{CallStart, EventData, Frame, Game};
+use super::{CallStart, EventData, Frame, Frames, Game};
 use crate::ir::{self, Face, Position};
+use smallvec::smallvec;
 use std::rc::Rc;
 
 /// A move about to happen.
@@ -39,7 +40,7 @@ impl<'p> Game<'p> {
 
     /// Moves one card: replacement effects first (a move the ruleset's `= move` event
     /// describes), then the change, then its events.
-    pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Vec<Frame<'p>> {
+    pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Frames<'p> {
         let from = self.state.cards[c as usize].zone;
         if let Some(ev) = self.prog.core_move {
             let slot = self.state.cards[c as usize].slot.clone();
@@ -52,7 +53,7 @@ impl<'p> Game<'p> {
             }
         }
         self.commit_move(c, from, spec);
-        Vec::new()
+        Frames::new()
     }
 
     /// The payload of the core `move` event: the card, the zones (from, to), and the slot it
@@ -67,8 +68,8 @@ impl<'p> Game<'p> {
         let n = self.prog.ruleset.events[ev as usize].params.len();
         let mut args = vec![
             Value::Card(c),
-            Value::Zone(from.zone, vec![from.owner]),
-            Value::Zone(to.zone, vec![to.owner]),
+            Value::Zone(from.zone, smallvec![from.owner]),
+            Value::Zone(to.zone, smallvec![to.owner]),
         ];
         args.resize(n.max(3), Value::Absent);
         args.truncate(n);
@@ -94,7 +95,7 @@ impl<'p> Game<'p> {
 
     /// The first replacement ability that matches a proposed event and was not applied yet in
     /// this chain of effects: its body runs instead (frames); `None` when none applies.
-    pub(super) fn replace(&mut self, data: &EventData) -> Option<Vec<Frame<'p>>> {
+    pub(super) fn replace(&mut self, data: &EventData) -> Option<Frames<'p>> {
         let applied = self
             .ctxs
             .last()
@@ -116,7 +117,7 @@ impl<'p> Game<'p> {
                     self.log_card_src("replace", c, aref, |n| format!("{n} replaces {event}"));
                     let mut now: Vec<(CardId, super::program::AbilityRef)> = (*applied).clone();
                     now.push((c, aref));
-                    return Some(vec![
+                    return Some(smallvec![
                         Frame::PopCtx,
                         Frame::Block {
                             stmts: &a.effect,
@@ -314,7 +315,7 @@ impl<'p> Game<'p> {
         slot: Option<&str>,
     ) -> Vec<Value> {
         let n = self.prog.ruleset.events[ev as usize].params.len();
-        let mut args = vec![Value::Card(c), Value::Zone(z.zone, vec![z.owner])];
+        let mut args = vec![Value::Card(c), Value::Zone(z.zone, smallvec![z.owner])];
         args.resize(n.max(2), Value::Absent);
         args.truncate(n);
         self.put_slot(ev, &mut args, 2, slot);

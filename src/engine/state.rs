@@ -66,6 +66,9 @@ pub struct ZoneKey {
     pub owner: Seat,
 }
 
+/// Some players, in order (inline: a zone value's owners are read at every filter).
+pub type Seats = smallvec::SmallVec<[Seat; 8]>;
+
 /// A runtime value.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Value {
@@ -86,7 +89,7 @@ pub enum Value {
     /// Several players.
     Players(Vec<Seat>),
     /// A zone of one or more players.
-    Zone(u16, Vec<Seat>),
+    Zone(u16, Seats),
     /// A composite stat's components (`None`: no modifier, 6.1.14).
     Pair(Vec<Option<i64>>),
     /// A list of other values.

@@ -10,12 +10,14 @@ impl Game<'_> {
     /// `cards where condition`: the cards for which it holds, `it` meaning each.
     pub(super) fn filter(&mut self, cards: &Expr, condition: &Expr) -> Result<Value, Box<Request>> {
         let v = self.eval(cards)?;
+        let list = self.pooled_cards_of(&v);
         let mut out = Vec::new();
-        for c in self.cards_of(&v) {
+        for &c in &list {
             if self.holds_for(c, condition)? {
                 out.push(c);
             }
         }
+        self.recycle_cards(list);
         Ok(Value::Cards(out))
     }
 

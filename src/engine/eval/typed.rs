@@ -71,12 +71,14 @@ impl Game<'_> {
             });
         };
         let v = self.eval(cards)?;
+        let list = self.pooled_cards_of(&v);
         let mut n: i64 = 0;
-        for c in self.cards_of(&v) {
+        for &c in &list {
             if self.holds_for(c, condition)? {
                 n = n.saturating_add(1);
             }
         }
+        self.recycle_cards(list);
         Ok(n)
     }
 

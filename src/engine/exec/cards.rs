@@ -6,7 +6,7 @@ use crate::engine::interrupts::Change;
 use crate::engine::moves::MoveSpec;
 use crate::engine::program::Program;
 use crate::engine::state::{shown, Alias, CardId, TreatAs, Until, Value, ZoneKey};
-use crate::engine::{Frame, Game};
+use crate::engine::{Frames, Game};
 use crate::ir::{Duration, Expr, Face, Id, Position};
 use std::collections::BTreeMap;
 
@@ -20,7 +20,7 @@ impl<'p> Game<'p> {
         face: Option<Face>,
         state: Option<&'p str>,
         slot: Option<&Expr>,
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let cards = self.eval(from)?;
         let to = self.eval(to)?;
         let slot = match slot {
@@ -48,7 +48,7 @@ impl<'p> Game<'p> {
                 .collect();
             return Ok(self.make_changes(changes));
         }
-        let mut out = Vec::new();
+        let mut out = Frames::new();
         for c in list {
             out.extend(self.move_to(c, &to, (position, face, state), slot.clone()));
         }
@@ -63,15 +63,15 @@ impl<'p> Game<'p> {
         to: &Value,
         (position, face, state): (Option<Position>, Option<Face>, Option<&'p str>),
         slot: Option<String>,
-    ) -> Vec<Frame<'p>> {
+    ) -> Frames<'p> {
         let Some(dest) = self.destination(to, c) else {
-            return Vec::new();
+            return Frames::new();
         };
         // one card per slot: a zone with slots says where the card goes, or refuses it
         let placed = if self.has_slots(dest.zone) {
             match self.place_in_slot(c, dest, slot.as_deref()) {
                 Some(s) => Some(s),
-                None => return Vec::new(),
+                None => return Frames::new(),
             }
         } else {
             None
@@ -110,14 +110,14 @@ impl<'p> Game<'p> {
         &mut self,
         cards: &Expr,
         state: &Id,
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let v = self.eval(cards)?;
         let list = self.cards_of(&v);
         if list.is_empty() {
             self.log_nothing("change", cards);
         }
         let Some(&si) = self.prog.state_index.get(state) else {
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         };
         if self.one_change_per_step(list.len()) {
             let changes = list.into_iter().map(|c| Change::SetState(c, si)).collect();
@@ -126,7 +126,7 @@ impl<'p> Game<'p> {
         for c in list {
             self.set_state(c, si);
         }
-        Ok(Vec::new())
+        Ok(Frames::new())
     }
 
     /// `clear … state`: each card in the state leaves it.
@@ -134,10 +134,10 @@ impl<'p> Game<'p> {
         &mut self,
         cards: &Expr,
         state: &'p Id,
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let v = self.eval(cards)?;
         let Some(&si) = self.prog.state_index.get(state) else {
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         };
         let list = self.cards_of(&v);
         if self.one_change_per_step(list.len()) {
@@ -150,7 +150,7 @@ impl<'p> Game<'p> {
         for c in list {
             self.clear_state(c, si, state);
         }
-        Ok(Vec::new())
+        Ok(Frames::new())
     }
 
     /// A card leaves a state (index `si`, id `state`), if it is in it.
@@ -170,14 +170,14 @@ impl<'p> Game<'p> {
         zone: &Expr,
         becomes: &Id,
         duration: &Duration,
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let z = self.eval(zone)?;
         let Some(&to) = self.prog.zones.get(becomes) else {
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         };
         let until = self.until(duration)?;
         let Value::Zone(from, owners) = z else {
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         };
         let key = |owner, zone| ZoneKey { zone, owner };
         if self.one_change_per_step(owners.len()) {
@@ -194,7 +194,7 @@ impl<'p> Game<'p> {
         for o in owners {
             self.alias_zone(key(o, from), key(o, to), until.clone());
         }
-        Ok(Vec::new())
+        Ok(Frames::new())
     }
 
     /// A player's zone `from` is read as `to` until `until`: its cards become the other

@@ -4,8 +4,9 @@
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
 use crate::engine::state::{index16, Value};
-use crate::engine::{CallStart, Frame, Game, Window};
+use crate::engine::{CallStart, Frame, Frames, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
+use smallvec::smallvec;
 use std::collections::BTreeMap;
 
 /// A verb's or procedure's arguments by parameter name, in parameter order.
@@ -17,7 +18,7 @@ impl<'p> Game<'p> {
         &mut self,
         arms: &'p [(Expr, Vec<Stmt>)],
         otherwise: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let mut body: &'p [Stmt] = otherwise;
         for (cond, b) in arms {
             if self.eval_true(cond)? {
@@ -26,9 +27,9 @@ impl<'p> Game<'p> {
             }
         }
         Ok(if body.is_empty() {
-            Vec::new()
+            Frames::new()
         } else {
-            vec![self.block(body)]
+            smallvec![self.block(body)]
         })
     }
 
@@ -38,14 +39,14 @@ impl<'p> Game<'p> {
         var: &'p str,
         cards: &Expr,
         body: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let v = self.eval(cards)?;
         let items: Vec<Value> = match v {
             Value::Players(ps) => ps.into_iter().map(Value::Player).collect(),
             Value::List(l) => l,
             other => self.cards_of(&other).into_iter().map(Value::Card).collect(),
         };
-        Ok(vec![Frame::Each {
+        Ok(smallvec![Frame::Each {
             var,
             items,
             idx: 0,
@@ -59,12 +60,12 @@ impl<'p> Game<'p> {
         &mut self,
         times: &Expr,
         body: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let n = match self.eval(times)? {
             Value::Int(n) => n.clamp(0, 10_000),
             _ => 0,
         };
-        Ok(vec![Frame::Repeat { left: n, body }])
+        Ok(smallvec![Frame::Repeat { left: n, body }])
     }
 
     /// `may`: every player named agrees, in order, or the body does not run.
@@ -72,7 +73,7 @@ impl<'p> Game<'p> {
         &mut self,
         players: &[Expr],
         body: &'p [Stmt],
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         for p in players {
             let who = self.player_or_you(p)?;
             let asked = self.ask_with(|g| Request {
@@ -82,10 +83,10 @@ impl<'p> Game<'p> {
                 options: Vec::new(),
             })?;
             if asked != Answer::Yes(true) {
-                return Ok(Vec::new());
+                return Ok(Frames::new());
             }
         }
-        Ok(vec![self.block(body)])
+        Ok(smallvec![self.block(body)])
     }
 
     /// `choose one`: the chooser picks one labelled body.
@@ -93,7 +94,7 @@ impl<'p> Game<'p> {
         &mut self,
         chooser: &Expr,
         options: &'p [(String, Vec<Stmt>)],
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let who = self.player_or_you(chooser)?;
         let req = Request {
             player: who,
@@ -111,16 +112,16 @@ impl<'p> Game<'p> {
         };
         if let Answer::Pick(i) = self.ask(req)? {
             if let Some((_, body)) = options.get(i) {
-                return Ok(vec![self.block(body)]);
+                return Ok(smallvec![self.block(body)]);
             }
         }
-        Ok(Vec::new())
+        Ok(Frames::new())
     }
 
     /// `simultaneously`: the body's events are held and handled as one batch at its end.
-    pub(super) fn exec_simultaneously(&mut self, body: &'p [Stmt]) -> Vec<Frame<'p>> {
+    pub(super) fn exec_simultaneously(&mut self, body: &'p [Stmt]) -> Frames<'p> {
         self.batch.push(Some(Vec::new()));
-        vec![Frame::Batch, self.block(body)]
+        smallvec![Frame::Batch, self.block(body)]
     }
 
     /// A verb or procedure call: its arguments read now, then its body runs in a context of
@@ -129,10 +130,10 @@ impl<'p> Game<'p> {
         &mut self,
         verb: &Id,
         args: &BTreeMap<String, Expr>,
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let prog: &'p Program = self.prog;
         let Some(p) = prog.callables.get(verb) else {
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         };
         let mut vals: Args<'p> = Vec::new();
         for param in &p.params {
@@ -150,7 +151,7 @@ impl<'p> Game<'p> {
             let c = self.ctx();
             (c.you, c.this, c.event.clone(), c.source)
         };
-        let mut out = Vec::new();
+        let mut out = Frames::new();
         // pushed in reverse so the first run happens first
         for run in runs.into_iter().rev() {
             out.push(Frame::PopCtx);
@@ -168,11 +169,11 @@ impl<'p> Game<'p> {
     }
 
     /// `phase`: marks the current phase; a check timing follows its body.
-    pub(super) fn exec_phase(&mut self, phase: &Id, body: &'p [Stmt]) -> Vec<Frame<'p>> {
+    pub(super) fn exec_phase(&mut self, phase: &Id, body: &'p [Stmt]) -> Frames<'p> {
         let idx = self.prog.phase_index.get(phase).copied();
         self.state.phase = idx;
         self.log_line("phase", format!("phase {}", Program::short(phase)));
-        vec![Frame::PhaseEnd, self.block(body)]
+        smallvec![Frame::PhaseEnd, self.block(body)]
     }
 
     /// `window`: priority for the players named, in order (none named: no window); `chain`:
@@ -183,12 +184,12 @@ impl<'p> Game<'p> {
         players: &Expr,
         (chain, once, unchecked): (bool, bool, bool),
         entries: &'p [WindowEntry],
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let ps = self.players_of(players)?;
         if ps.is_empty() {
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         }
-        Ok(vec![Frame::Window(Box::new(Window {
+        Ok(smallvec![Frame::Window(Box::new(Window {
             players: ps,
             chain,
             once,
@@ -208,10 +209,10 @@ impl<'p> Game<'p> {
         &mut self,
         kind: &Id,
         cards: &Expr,
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let v = self.eval(cards)?;
         let you = self.ctx().you;
-        let mut out = Vec::new();
+        let mut out = Frames::new();
         for c in self.cards_of(&v).into_iter().rev() {
             if self.card_effect_negated(c) {
                 self.log_cards("negate", &[c], |n| {

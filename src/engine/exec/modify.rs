@@ -5,7 +5,7 @@ use crate::engine::agent::Request;
 use crate::engine::interrupts::{Change, CounterChange, Subject};
 use crate::engine::program::Program;
 use crate::engine::state::{shown, ModKind, Until, Value};
-use crate::engine::{Frame, Game};
+use crate::engine::{Frame, Frames, Game};
 use crate::ir::{Duration, Expr, Id, NegateScope, Stmt};
 
 impl<'p> Game<'p> {
@@ -45,14 +45,14 @@ impl<'p> Game<'p> {
         counter: &'p Id,
         op: &'p str,
         value: &Expr,
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let who = self.eval(subject)?;
         let amount = match self.eval(value)? {
             Value::Int(n) => n,
             _ => 0,
         };
         let Some(&k) = self.prog.counter_index.get(counter) else {
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         };
         let subjects: Vec<Subject> = match &who {
             Value::Player(p) => vec![Subject::Player(*p)],
@@ -80,7 +80,7 @@ impl<'p> Game<'p> {
         for s in subjects {
             self.change_counter(&change(s));
         }
-        Ok(Vec::new())
+        Ok(Frames::new())
     }
 
     /// Changes one subject's counter, and logs it.

@@ -7,10 +7,11 @@ use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
 use crate::engine::script::{Ask, CardView, World, Write};
 use crate::engine::state::{CardId, Value};
-use crate::engine::{Frame, Game};
+use crate::engine::{Frame, Frames, Game};
 use crate::ir::{self, Expr};
 use rand::RngExt;
 use rhai::{Array, Dynamic, INT};
+use smallvec::smallvec;
 use std::collections::BTreeMap;
 
 /// The changes a script recorded, still to make (a frame of the VM).
@@ -36,14 +37,14 @@ impl<'p> Game<'p> {
         &mut self,
         function: &str,
         args: &[Expr],
-    ) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    ) -> Result<Frames<'p>, Box<Request>> {
         let mut values = Vec::with_capacity(args.len());
         for a in args {
             values.push(self.eval(a)?);
         }
         if self.dry.active {
             // a payability check: a script is a choice and a change nobody tests
-            return Ok(Vec::new());
+            return Ok(Frames::new());
         }
         let prog: &'p Program = self.prog;
         let stats = prog
@@ -59,7 +60,7 @@ impl<'p> Game<'p> {
             let Some((world, outcome)) = prog.scripts.run(function, dynamic, world) else {
                 let name = Program::short(function).to_string();
                 self.log_script_error(&name, "no script defines this function");
-                return Ok(Vec::new());
+                return Ok(Frames::new());
             };
             // a random pick is drawn by the engine, kept with the answers, and the script
             // runs again from its start with it
@@ -70,7 +71,7 @@ impl<'p> Game<'p> {
                 let at = Program::short(function).to_string();
                 let why = format!("it draws more than {MAX_RANDOM_PICKS} random numbers");
                 self.log_script_error(&at, &why);
-                return Ok(Vec::new());
+                return Ok(Frames::new());
             }
             picks = picks.saturating_add(1);
             let k = self.random.random_range(lo..=hi);
@@ -93,10 +94,10 @@ impl<'p> Game<'p> {
         match outcome {
             Err((at, why)) => {
                 self.log_script_error(&at, &why);
-                Ok(Vec::new())
+                Ok(Frames::new())
             }
-            Ok(()) if world.writes.is_empty() => Ok(Vec::new()),
-            Ok(()) => Ok(vec![Frame::Script(Box::new(ScriptWrites {
+            Ok(()) if world.writes.is_empty() => Ok(Frames::new()),
+            Ok(()) => Ok(smallvec![Frame::Script(Box::new(ScriptWrites {
                 writes: world.writes,
                 next: 0,
             }))]),
@@ -251,7 +252,7 @@ impl<'p> Game<'p> {
 
     /// One recorded change, made by the statement that makes it in fuda (its values given
     /// through variables): the same log lines, events, triggers and replacements.
-    fn make_write(&mut self, write: Write) -> Result<Vec<Frame<'p>>, Box<Request>> {
+    fn make_write(&mut self, write: Write) -> Result<Frames<'p>, Box<Request>> {
         let prog: &'p Program = self.prog;
         let var = |n: &str| Expr::Var(n.to_string());
         match write {
@@ -262,7 +263,7 @@ impl<'p> Game<'p> {
                 position,
             } => {
                 self.vars.push((CARDS, Value::Cards(cards)));
-                self.vars.push((TO, Value::Zone(zone, vec![player])));
+                self.vars.push((TO, Value::Zone(zone, smallvec![player])));
                 self.exec_move(&var(CARDS), &var(TO), position, None, None, None)
             }
             Write::Count {
@@ -271,7 +272,7 @@ impl<'p> Game<'p> {
                 amount,
             } => {
                 let Some(c) = prog.ruleset.counters.get(usize::from(counter)) else {
-                    return Ok(Vec::new());
+                    return Ok(Frames::new());
                 };
                 let op = if amount < 0 { "-=" } else { "+=" };
                 self.vars.push((TO, Value::Player(player)));
@@ -281,7 +282,7 @@ impl<'p> Game<'p> {
             Write::Reveal { cards } => {
                 self.vars.push((CARDS, Value::Cards(cards)));
                 self.exec_reveal(&var(CARDS))?;
-                Ok(Vec::new())
+                Ok(Frames::new())
             }
             Write::Modify {
                 card,
@@ -293,7 +294,7 @@ impl<'p> Game<'p> {
                     prog.stats.get(usize::from(stat)),
                     prog.scripts.names().add_layer.clone(),
                 ) else {
-                    return Ok(Vec::new());
+                    return Ok(Frames::new());
                 };
                 self.vars.push((CARDS, Value::Card(card)));
                 let duration = until.map_or(ir::Duration::Default, ir::Duration::Until);
@@ -306,18 +307,18 @@ impl<'p> Game<'p> {
                     duration: duration.clone(),
                 };
                 self.exec_modify(&stmt, &duration)?;
-                Ok(Vec::new())
+                Ok(Frames::new())
             }
             Write::SetState { card, state } => {
                 let Some(s) = prog.states.get(usize::from(state)) else {
-                    return Ok(Vec::new());
+                    return Ok(Frames::new());
                 };
                 self.vars.push((CARDS, Value::Card(card)));
                 self.exec_set_state(&var(CARDS), &s.id)
             }
             Write::Emit { event, args } => {
                 let Some(&e) = prog.event_index.get(&event) else {
-                    return Ok(Vec::new());
+                    return Ok(Frames::new());
                 };
                 let mut named = BTreeMap::new();
                 for (param, v) in prog.ruleset.events[usize::from(e)].params.iter().zip(args) {
@@ -325,11 +326,11 @@ impl<'p> Game<'p> {
                     named.insert(param.name.clone(), var(&param.name));
                 }
                 self.exec_emit(&event, &named)?;
-                Ok(Vec::new())
+                Ok(Frames::new())
             }
             Write::Call { verb, args } => {
                 let Some(p) = prog.callables.get(&verb) else {
-                    return Ok(Vec::new());
+                    return Ok(Frames::new());
                 };
                 let mut named = BTreeMap::new();
                 for (param, v) in p.params.iter().zip(args) {
