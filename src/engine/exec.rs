@@ -449,7 +449,7 @@ mod tests {
         for v in [
             Value::Cards(vec![1]),
             Value::Players(vec![0]),
-            Value::Zone(0, vec![0]),
+            Value::Zone(0, smallvec![0]),
             Value::List(vec![Value::Absent]),
         ] {
             let s = show(&v);

@@ -123,6 +123,9 @@ struct ChainItem<'p> {
     negated: bool,
 }
 
+/// What a window's offers were computed for (`Game::offers_key`).
+type OffersKey = (triggers::RulesKey, usize, Seat);
+
 /// What a window offers a player.
 #[derive(Debug, Clone)]
 enum Offer {
@@ -225,8 +228,9 @@ enum Frame<'p> {
         rule: usize,
         player: usize,
         generation: u64,
-        /// What the game was when this round of the rules began (`None`: not begun).
-        round: Option<triggers::RulesKey>,
+        /// What the game was when this round of the rules began (`None`: not begun); boxed, as
+        /// it is large and frames are moved at every statement.
+        round: Option<Box<triggers::RulesKey>>,
         rounds: u32,
         resolved: u32,
     },
@@ -336,6 +340,9 @@ pub struct Game<'p> {
     /// What the check rules last found settled (a round of them changed nothing): a check
     /// timing that finds the game still so skips them (`triggers::RulesReads`).
     rules_settled: Option<triggers::RulesReads>,
+    /// The offers a player was last asked to choose from, and for what (a window's step is
+    /// replayed with the answer: the offers are not computed again).
+    offers_asked: Option<(OffersKey, Vec<Offer>)>,
     /// Whether lines are written to the log (`Game::keep_log`).
     logging: bool,
     /// Lines not written because the log is off (what a line's sequence number counts).
@@ -478,6 +485,7 @@ impl<'p> Game<'p> {
             norm_cache: Default::default(),
             interrupts_seen: 0,
             rules_settled: None,
+            offers_asked: None,
             logging: true,
             unlogged: 0,
             asked: 0,
@@ -1382,5 +1390,26 @@ fn placed_card(prog: &Program, p: &Placement) -> CardState {
         known: 0,
         effect_negated: false,
         slot: p.slot.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{state::Value, Frame};
+
+    /// Frames are moved at every statement and values at every read: a variant that grows
+    /// either (a large field left unboxed) slows every game.
+    #[test]
+    fn frames_and_values_stay_small() {
+        let frame = std::mem::size_of::<Frame<'static>>();
+        assert!(
+            frame <= 80,
+            "a frame is {frame} bytes: box its large variant"
+        );
+        let value = std::mem::size_of::<Value>();
+        assert!(
+            value <= 32,
+            "a value is {value} bytes: box its large variant"
+        );
     }
 }

@@ -93,11 +93,11 @@ impl<'p> Game<'p> {
                 return;
             }
         }
-        let Some(began) = *round else {
+        let Some(began) = round.as_deref().copied() else {
             if settled == Some(key.reads) {
                 *rules_done = true;
             } else {
-                *round = Some(key);
+                *round = Some(Box::new(key));
             }
             return;
         };
@@ -123,7 +123,7 @@ impl<'p> Game<'p> {
     /// Everything a round of the check rules can read besides the cards' and players' state,
     /// which the generation covers, and everything it can do without changing that state:
     /// a round that begins where a round that did nothing began would do nothing either.
-    fn rules_key(&self) -> RulesKey {
+    pub(super) fn rules_key(&self) -> RulesKey {
         RulesKey {
             reads: RulesReads {
                 generation: self.state.generation,
@@ -683,6 +683,13 @@ pub(super) struct RulesKey {
     asked: u64,
     shuffles: u128,
     randoms: u128,
+}
+
+impl RulesKey {
+    /// The key with the log's length left out.
+    pub(super) fn without_log(self) -> Self {
+        RulesKey { log: 0, ..self }
+    }
 }
 
 /// What the check rules read besides the state the generation covers.

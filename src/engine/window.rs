@@ -4,7 +4,7 @@ use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::AbilityRef;
 use super::program::Program;
 use super::state::{card_id, next_seat, shown, CardId, Seat, Value};
-use super::{Frame, Game, Offer};
+use super::{Frame, Game, Offer, OffersKey};
 use crate::ir::{self, Id, WindowEntry};
 
 impl<'p> Game<'p> {
@@ -29,15 +29,19 @@ impl<'p> Game<'p> {
         let offers = if done || self.state.players[seat as usize].lost {
             vec![Offer::Pass]
         } else {
-            self.offers(seat, entries)
+            self.offers_now(seat, entries)
         };
         let pick = if offers.len() == 1 {
             0
         } else {
-            let req = self.offer_request(seat, &offers);
-            match self.ask(req)? {
-                Answer::Pick(i) => i,
-                _ => offers.len().saturating_sub(1),
+            match self.ask_with(|g| g.offer_request(seat, &offers)) {
+                Ok(Answer::Pick(i)) => i,
+                Ok(_) => offers.len().saturating_sub(1),
+                Err(req) => {
+                    // the step is replayed with the answer on a game that has not changed
+                    self.offers_asked = Some((self.offers_key(seat), offers));
+                    return Err(req);
+                }
             }
         };
         let offer = offers[pick.min(offers.len().saturating_sub(1))].clone();
@@ -181,6 +185,21 @@ impl<'p> Game<'p> {
             prompt: "your priority: take an action or pass".into(),
             options,
         }
+    }
+
+    /// [`Game::offers`], or the offers the player was just asked to choose from when the game
+    /// has not changed since (the window's step replayed with the answer).
+    fn offers_now(&mut self, seat: Seat, entries: &'p [WindowEntry]) -> Vec<Offer> {
+        match self.offers_asked.take() {
+            Some((key, offers)) if key == self.offers_key(seat) => offers,
+            _ => self.offers(seat, entries),
+        }
+    }
+
+    /// What a window's offers to a player depend on: the game ([`Game::rules_key`] but for the
+    /// log, which an answer writes to), the frame the window is, and the player.
+    fn offers_key(&self, seat: Seat) -> OffersKey {
+        (self.rules_key().without_log(), self.frames.len(), seat)
     }
 
     /// The legal offers of a window for a player, "pass" last.
