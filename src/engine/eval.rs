@@ -347,7 +347,6 @@ impl<'p> Game<'p> {
         } else {
             count_value(0)
         };
-        self.note_history_read();
         let Some(&ev) = self.prog.event_index.get(&pattern.event) else {
             return Ok(none);
         };

@@ -23,11 +23,9 @@ pub(super) struct Modifications {
 /// Modifiers produced by continuous abilities, and computed stats, for one generation.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Derived {
-    /// What they were computed for (`None`: not yet).
-    key: Option<DerivedKey>,
-    /// Whether what happened (`happened(…)`) was read since they were computed: then they are
-    /// fresh only while the event history is as long as it was.
-    read_history: bool,
+    /// The generation and the length of the event history it was computed at (what happened
+    /// may change with no other change).
+    generation: Option<(u64, usize)>,
     mods: Vec<Modifier>,
     stats: StatCache,
     /// Player keywords continuous abilities grant: (player, keyword).
@@ -38,45 +36,17 @@ pub(super) struct Derived {
 }
 
 impl<'p> Game<'p> {
-    /// What the derived modifiers and stats read besides what happened: the generation (every
-    /// change to cards and players), the turn, the turn player, the phase and the uses.
-    fn derived_key(&self) -> DerivedKey {
-        DerivedKey {
-            generation: self.state.generation,
-            turn: self.state.turn,
-            active: self.state.active,
-            phase: self.state.phase,
-            uses: self.state.uses.len(),
-            history: self.state.history.len(),
-        }
-    }
-
-    /// Whether the derived modifiers and stats are fresh: nothing they read changed since.
-    fn derived_fresh(&self) -> bool {
-        let Some(was) = self.derived.key else {
-            return false;
-        };
-        let now = self.derived_key();
-        was == now
-            || (!self.derived.read_history
-                && DerivedKey {
-                    history: now.history,
-                    ..was
-                } == now)
-    }
-
-    /// Notes that what happened was read: the derived values depend on the history now.
-    pub(super) fn note_history_read(&mut self) {
-        self.derived.read_history = true;
+    /// What the derived modifiers are fresh for: the generation and the history's length.
+    fn fresh_key(&self) -> (u64, usize) {
+        (self.state.generation, self.state.history.len())
     }
 
     /// Recomputes the continuous modifiers if the game changed since the last time.
     pub(super) fn refresh(&mut self) {
-        if self.deriving || self.derived_fresh() {
+        if self.deriving || self.derived.generation == Some(self.fresh_key()) {
             return;
         }
         self.deriving = true;
-        self.derived.read_history = false;
         let mut mods = self.derive_pass(&[]);
         // a continuous `negate … effect`: the effects of those cards' abilities are negated,
         // their continuous ones included; a continuous `negate … text`: those cards lose their
@@ -101,7 +71,7 @@ impl<'p> Game<'p> {
             mods = self.derive_pass(&negated);
         }
         self.deriving = false;
-        self.derived.key = Some(self.derived_key());
+        self.derived.generation = Some(self.fresh_key());
         self.derived.mods = mods;
         self.derived.stats.forget_all();
         self.derived.text_negations.clear();
@@ -574,7 +544,7 @@ impl<'p> Game<'p> {
                     neg = (true, neg.1 || all);
                 }
             }
-        } else if self.derived_fresh() {
+        } else if self.derived.generation == Some(self.fresh_key()) {
             for m in &self.derived.mods {
                 if m.card == c {
                     if let ModKind::NegateText(all) = m.kind {
@@ -585,17 +555,6 @@ impl<'p> Game<'p> {
         }
         neg
     }
-}
-
-/// See [`Game::derived_key`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct DerivedKey {
-    generation: u64,
-    turn: u32,
-    active: Seat,
-    phase: Option<u16>,
-    uses: usize,
-    history: usize,
 }
 
 /// Applies stat modifiers, in order, to a card's values.
