@@ -247,6 +247,12 @@ impl<'p> Game<'p> {
         let Some(&k) = self.prog.counter_index.get(counter) else {
             return Ok(Value::Absent);
         };
+        if let Expr::It | Expr::This = of {
+            // a card's counter: read the card directly
+            return Ok(self.eval_card(of)?.map_or(Value::Absent, |c| {
+                Value::Int(self.state.cards[c as usize].counters[k as usize])
+            }));
+        }
         Ok(match self.eval(of)? {
             Value::Card(c) => Value::Int(self.state.cards[c as usize].counters[k as usize]),
             Value::Player(p) => Value::Int(self.state.players[p as usize].counters[k as usize]),

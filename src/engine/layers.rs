@@ -85,14 +85,11 @@ impl<'p> Game<'p> {
         // the cards that may have a continuous ability: their own, or one set on them
         // (which of its abilities work where it is, abilities_in says)
         let hosts = self.hosts_now();
-        let candidates: Vec<CardId> = (0..CardId::try_from(self.state.cards.len())
-            .unwrap_or(CardId::MAX))
-            .filter(|c| {
-                let def = self.state.cards[*c as usize].def as usize;
-                self.prog.has_continuous[def] || hosts[*c as usize]
-            })
-            .collect();
-        for c in candidates {
+        for c in 0..CardId::try_from(self.state.cards.len()).unwrap_or(CardId::MAX) {
+            let cs = &self.state.cards[c as usize];
+            if !self.prog.has_continuous[cs.def as usize] && !hosts[c as usize] {
+                continue;
+            }
             let zone = self.state.cards[c as usize].zone.zone;
             for (this, aref, source) in self.sourced_abilities(c, zone, None) {
                 let a = self.prog.ability(aref);
