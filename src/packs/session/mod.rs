@@ -440,7 +440,7 @@ impl Session {
             return None;
         }
         let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
-        let compiled = resolve::compile(meta, &units, &dep_refs, &self.sources, &mut self.diags);
+        let compiled = resolve::compile(meta, units, &dep_refs, &self.sources, &mut self.diags);
         let new_diags = &self.diags[before..];
         let stored_key = match (&self.cache, key) {
             (Some(cache), Some(key)) if new_diags.iter().all(|d| !d.is_error()) => {
