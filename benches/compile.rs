@@ -32,7 +32,9 @@
 //! the process's peak RSS; the phase runs inside the function `measured`, so
 //! `FUDA_BENCH_ONLY=cached valgrind --tool=callgrind --toggle-collect='*measured*'
 //! target/release/deps/compile-<hash>` counts that phase alone (instructions per card = the
-//! total / (runs × 10,000)). `FUDA_BENCH_THREADS=N` sets the rayon pool (default: all cores).
+//! total / (runs × 10,000)) when `FUDA_BENCH_THREADS=1`: callgrind counts what runs inside
+//! `measured` on its thread, and the phase runs on a pool of that many threads (default: all
+//! cores; the global pool too, for the summary and criterion).
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use fuda::base::source::FileId;
@@ -717,6 +719,13 @@ fn measured(phase: &str, src: &str, cache: &Cache) -> usize {
     }
 }
 
+/// `FUDA_BENCH_THREADS`, if set.
+fn threads() -> Option<usize> {
+    std::env::var("FUDA_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+}
+
 /// `FUDA_BENCH_ONLY`: one phase, `FUDA_BENCH_RUNS` times, then exit.
 fn only(phase: &str, src: &str) {
     let runs: usize = std::env::var("FUDA_BENCH_RUNS")
@@ -724,10 +733,17 @@ fn only(phase: &str, src: &str) {
         .and_then(|v| v.parse().ok())
         .unwrap_or(3);
     let (cache, dir) = filled_cache(src);
+    // The phase runs inside the pool, so with one thread every instruction of it (parsing
+    // included) is on the stack of `measured`, on one thread, where callgrind counts it.
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads() {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().expect("a rayon pool");
     let mut peak = 0;
     let t = Instant::now();
     for _ in 0..runs {
-        let m = memory(|| measured(phase, src, &cache));
+        let m = memory(|| pool.install(|| measured(phase, src, &cache)));
         peak = peak.max(m.peak);
     }
     let d = t.elapsed();
@@ -853,10 +869,7 @@ fn summary(src: &str, json: &str, items: &[(Rule, std::ops::Range<usize>)], cach
 }
 
 fn main() {
-    if let Some(n) = std::env::var("FUDA_BENCH_THREADS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-    {
+    if let Some(n) = threads() {
         rayon::ThreadPoolBuilder::new()
             .num_threads(n)
             .build_global()
