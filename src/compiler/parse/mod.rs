@@ -84,21 +84,23 @@ pub struct ParsedItem {
 pub fn parse_file(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<ParsedItem> {
     use rayon::prelude::*;
     let items = lex::split(src, file, diags);
-    let parsed: Vec<(Option<ParsedItem>, Vec<Diagnostic>)> = items
+    let (parsed, found): (Vec<Option<ParsedItem>>, Vec<Vec<Diagnostic>>) = items
         .par_iter()
-        .filter(|item| item.parse)
+        // (no `filter`: an indexed iterator is collected straight into its final vectors)
         .map(|item| {
             let mut own = Vec::new();
-            let parsed = parse_item(src, file, item, &mut own);
+            let parsed = item
+                .parse
+                .then(|| parse_item(src, file, item, &mut own))
+                .flatten();
             (parsed, own)
         })
-        .collect();
-    let mut out = Vec::with_capacity(parsed.len());
-    for (item, own) in parsed {
-        diags.extend(own);
-        out.extend(item);
-    }
-    out
+        .unzip();
+    diags.extend(found.into_iter().flatten());
+    // `filter_map` (not `flatten`) is collected in place: the items are not copied into a
+    // second vector, which a big file would briefly hold twice.
+    #[allow(clippy::filter_map_identity)]
+    parsed.into_iter().filter_map(|p| p).collect()
 }
 
 /// Parses one item of `src` (pest, then the AST builder); `None` when it has a syntax error.
