@@ -15,17 +15,37 @@
 //! - `pest_only`: the pest parser alone on every item (no AST), to split parse into pest / build;
 //! - `serde_json_ir`: `serde_json::from_str::<ir::Pack>` of the same pack's IR, the baseline.
 //!
+//! - `cached`: the same pack (and `pmv`) loaded from the compiled-pack cache (`Cache`, a
+//!   temporary folder filled by one compile first): a fresh session each time, sources read,
+//!   hashed and registered as in `fuda check` of an unchanged pack.
+//!
 //! Outputs are dropped outside the timings (`iter_batched`), so freeing the AST / IR is not
 //! counted in any phase. Before criterion runs, a summary is printed (manual `Instant` runs,
-//! best of 5): cards/s per phase, resolve = full − parse − pmv dependency, and full / serde_json.
+//! best of 5): cards/s per phase, resolve = full − parse − pmv dependency, and full / serde_json;
+//! then the peak memory of `full` and `cached`: a counting `#[global_allocator]` records the
+//! most bytes live at once during the phase, above what was live when it began (the generated
+//! text the bench keeps is not counted; the pack's bytes handed to the session are), so the
+//! figure is the same on every run.
+//!
+//! Instruction counts (repeatable on a noisy machine): `FUDA_BENCH_ONLY=full|cached|parse` runs
+//! that one phase `FUDA_BENCH_RUNS` times (default 3) and exits, printing its peak memory and
+//! the process's peak RSS; the phase runs inside the function `measured`, so
+//! `FUDA_BENCH_ONLY=cached valgrind --tool=callgrind --toggle-collect='*measured*'
+//! target/release/deps/compile-<hash>` counts that phase alone (instructions per card = the
+//! total / (runs × 10,000)) when `FUDA_BENCH_THREADS=1`: callgrind counts what runs inside
+//! `measured` on its thread, and the phase runs on a pool of that many threads (default: all
+//! cores; the global pool too, for the summary and criterion).
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use fuda::base::source::FileId;
 use fuda::compiler::parse::{FudaParser, Rule};
+use fuda::packs::cache::Cache;
 use fuda::packs::{PackSource, Session};
 use pest::Parser;
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::fmt::Write as _;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Cards in the generated pack.
@@ -555,6 +575,84 @@ mod gen {
     }
 }
 
+// ───────────────────────────── memory ─────────────────────────────
+
+/// The system allocator, counting the bytes live and the most live at once.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(n: usize) {
+    let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK.fetch_max(live, Ordering::Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            grew(l.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(l) };
+        if !p.is_null() {
+            grew(l.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            if new >= l.size() {
+                grew(new - l.size());
+            } else {
+                LIVE.fetch_sub(l.size() - new, Ordering::Relaxed);
+            }
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// Memory of one run of a phase, in bytes above what was live when it began.
+struct Memory {
+    /// The most live at once during the phase.
+    peak: usize,
+    /// Still live when it returned (its output).
+    kept: usize,
+}
+
+/// Runs `f` once, measuring its memory (its output is dropped after the measurement).
+fn memory<T>(f: impl FnOnce() -> T) -> Memory {
+    let before = LIVE.load(Ordering::Relaxed);
+    PEAK.store(before, Ordering::Relaxed);
+    let out = black_box(f());
+    let kept = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before);
+    drop(out);
+    Memory { peak, kept }
+}
+
+/// The process's peak resident set (`VmHWM`), when `/proc` tells it.
+fn peak_rss() -> Option<String> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    Some(line.trim_start_matches("VmHWM:").trim().to_string())
+}
+
+fn mb(n: usize) -> f64 {
+    n as f64 / 1e6
+}
+
 // ───────────────────────────── phases ─────────────────────────────
 
 const MANIFEST: &str =
@@ -588,6 +686,74 @@ fn pmv_only() -> Session {
     s.load_dir(std::path::Path::new("cards/pmv"))
         .expect("cards/pmv loads");
     s
+}
+
+/// A cache folder holding the generated pack and `pmv`, compiled once.
+fn filled_cache(src: &str) -> (Cache, std::path::PathBuf) {
+    let dir = std::env::temp_dir().join(format!("fuda-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut s = Session::new();
+    s.cache = Some(Cache::new(dir.clone()));
+    s.compile_source(pack_source(src))
+        .expect("the generated pack compiles");
+    (Cache::new(dir.clone()), dir)
+}
+
+/// The generated pack (and `pmv`) loaded from `cache` in a fresh session.
+fn cached(cache: &Cache, ps: PackSource) -> Session {
+    let mut s = Session::new();
+    s.cache = Some(cache.clone());
+    s.compile_source(ps).expect("the generated pack loads");
+    assert_eq!(s.cache_hits, 2, "both packs come from the cache");
+    s
+}
+
+/// One run of the phase `FUDA_BENCH_ONLY` names, the whole of it inside this function (what
+/// callgrind's `--toggle-collect='*measured*'` counts).
+#[inline(never)]
+fn measured(phase: &str, src: &str, cache: &Cache) -> usize {
+    match phase {
+        "full" => full(pack_source(src)).packs.len(),
+        "cached" => cached(cache, pack_source(src)).packs.len(),
+        _ => parse(src).0.len(),
+    }
+}
+
+/// `FUDA_BENCH_THREADS`, if set.
+fn threads() -> Option<usize> {
+    std::env::var("FUDA_BENCH_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+}
+
+/// `FUDA_BENCH_ONLY`: one phase, `FUDA_BENCH_RUNS` times, then exit.
+fn only(phase: &str, src: &str) {
+    let runs: usize = std::env::var("FUDA_BENCH_RUNS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3);
+    let (cache, dir) = filled_cache(src);
+    // The phase runs inside the pool, so with one thread every instruction of it (parsing
+    // included) is on the stack of `measured`, on one thread, where callgrind counts it.
+    let mut pool = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads() {
+        pool = pool.num_threads(n);
+    }
+    let pool = pool.build().expect("a rayon pool");
+    let mut peak = 0;
+    let t = Instant::now();
+    for _ in 0..runs {
+        let m = memory(|| pool.install(|| measured(phase, src, &cache)));
+        peak = peak.max(m.peak);
+    }
+    let d = t.elapsed();
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "{phase}: {runs} runs of {CARDS} cards, {:.1} ms a run, peak {:.1} MB above the start, peak RSS {}",
+        d.as_secs_f64() * 1e3 / runs as f64,
+        mb(peak),
+        peak_rss().unwrap_or_else(|| "?".into())
+    );
 }
 
 /// The AST is returned so that it is freed outside the timing.
@@ -647,9 +813,10 @@ fn best<S, T>(runs: usize, mut setup: impl FnMut() -> S, mut f: impl FnMut(S) ->
     best
 }
 
-fn summary(src: &str, json: &str, items: &[(Rule, std::ops::Range<usize>)]) {
+fn summary(src: &str, json: &str, items: &[(Rule, std::ops::Range<usize>)], cache: &Cache) {
     let runs = 5;
     let t_full = best(runs, || pack_source(src), full);
+    let t_cached = best(runs, || pack_source(src), |ps| cached(cache, ps));
     let t_pmv = best(runs, || (), |_| pmv_only());
     let t_parse = best(runs, || (), |_| parse(src));
     let t_lex = best(runs, || (), |_| lex(src));
@@ -684,6 +851,16 @@ fn summary(src: &str, json: &str, items: &[(Rule, std::ops::Range<usize>)]) {
     );
     row("  resolve ≈ full − parse − pmv", t_resolve);
     row("serde_json::from_str::<ir::Pack>", t_json);
+    row("cached load (Cache, pmv too)", t_cached);
+    let m_full = memory(|| full(pack_source(src)));
+    let m_cached = memory(|| cached(cache, pack_source(src)));
+    eprintln!(
+        "  peak memory (counting allocator, above the start): full {:.1} MB (session kept {:.1} MB), cached {:.1} MB (kept {:.1} MB)   (targets ≤ 60 MB, ≤ 20 MB)",
+        mb(m_full.peak),
+        mb(m_full.kept),
+        mb(m_cached.peak),
+        mb(m_cached.kept)
+    );
     eprintln!(
         "  full / serde_json = {:.1}×   (target ≤ 4×; cards/s target ≥ 100000)",
         t_full.as_secs_f64() / t_json.as_secs_f64()
@@ -692,7 +869,17 @@ fn summary(src: &str, json: &str, items: &[(Rule, std::ops::Range<usize>)]) {
 }
 
 fn main() {
+    if let Some(n) = threads() {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build_global()
+            .expect("the rayon pool is built once");
+    }
     let src = gen::pack_source(CARDS, SEED);
+    if let Ok(phase) = std::env::var("FUDA_BENCH_ONLY") {
+        only(&phase, &src);
+        return;
+    }
     let items = items_of(&src);
 
     // Compile once: check the pack is sound and produce the JSON baseline.
@@ -727,7 +914,8 @@ fn main() {
     let json = serde_json::to_string(&pack.pack).expect("IR serializes");
     drop(session);
 
-    summary(&src, &json, &items);
+    let (cache, cache_dir) = filled_cache(&src);
+    summary(&src, &json, &items, &cache);
 
     let mut c = Criterion::default()
         .sample_size(10)
@@ -758,6 +946,13 @@ fn main() {
                 BatchSize::PerIteration,
             )
         });
+        g.bench_function("cached", |b| {
+            b.iter_batched(
+                || pack_source(&src),
+                |ps| cached(&cache, ps),
+                BatchSize::PerIteration,
+            )
+        });
         g.bench_function("serde_json_ir", |b| {
             b.iter_batched(
                 || (),
@@ -771,4 +966,5 @@ fn main() {
         g.finish();
     }
     c.final_summary();
+    let _ = std::fs::remove_dir_all(&cache_dir);
 }

@@ -304,6 +304,11 @@ enum New {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Parsing runs on rayon's global pool: give its threads a wide margin too (an error here
+    // only means the pool exists already).
+    let _ = rayon::ThreadPoolBuilder::new()
+        .stack_size(64 << 20)
+        .build_global();
     // Compile on a thread with a generous stack: nesting is bounded by the
     // lexer, and this keeps a wide margin under those bounds.
     let worker = std::thread::Builder::new()

@@ -57,6 +57,8 @@ mod sim;
 mod sim_balance;
 #[path = "slots.rs"]
 mod slots;
+#[path = "threads.rs"]
+mod threads;
 #[path = "tiny_game.rs"]
 mod tiny_game;
 #[path = "typos.rs"]

@@ -122,11 +122,7 @@ impl SourceFile {
 }
 
 fn memchr_lines(bytes: &[u8]) -> impl Iterator<Item = usize> + '_ {
-    bytes
-        .iter()
-        .enumerate()
-        .filter(|(_, b)| **b == b'\n')
-        .map(|(i, _)| i + 1)
+    memchr::memchr_iter(b'\n', bytes).map(|i| i + 1)
 }
 
 /// Every file of one compilation, addressed by [`FileId`].

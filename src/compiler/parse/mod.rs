@@ -77,40 +77,65 @@ pub struct ParsedItem {
 
 /// Parses every item of `src`; items with syntax errors are left out and
 /// their diagnostics added to `diags`.
+///
+/// Items are parsed in parallel on the current rayon pool and joined in source order, each
+/// with its own diagnostics, so the items, their spans and the diagnostics (and their order)
+/// are the same whatever the number of threads.
 pub fn parse_file(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<ParsedItem> {
+    use rayon::prelude::*;
     let items = lex::split(src, file, diags);
-    let mut out = Vec::with_capacity(items.len());
-    for item in items {
-        if !item.parse {
-            continue;
+    let (parsed, found): (Vec<Option<ParsedItem>>, Vec<Vec<Diagnostic>>) = items
+        .par_iter()
+        // (no `filter`: an indexed iterator is collected straight into its final vectors)
+        .map(|item| {
+            let mut own = Vec::new();
+            let parsed = item
+                .parse
+                .then(|| parse_item(src, file, item, &mut own))
+                .flatten();
+            (parsed, own)
+        })
+        .unzip();
+    diags.extend(found.into_iter().flatten());
+    // `filter_map` (not `flatten`) is collected in place: the items are not copied into a
+    // second vector, which a big file would briefly hold twice.
+    #[allow(clippy::filter_map_identity)]
+    parsed.into_iter().filter_map(|p| p).collect()
+}
+
+/// Parses one item of `src` (pest, then the AST builder); `None` when it has a syntax error.
+fn parse_item(
+    src: &str,
+    file: FileId,
+    item: &lex::Item,
+    diags: &mut Vec<Diagnostic>,
+) -> Option<ParsedItem> {
+    let text = &src[item.span.start..item.span.end];
+    let rule = match item.kind {
+        ItemKind::Game => Rule::item_game,
+        ItemKind::Card => Rule::item_card,
+        ItemKind::Decl => Rule::item_decl,
+    };
+    match FudaParser::parse(rule, text) {
+        Ok(mut pairs) => {
+            let pair = pairs.next().expect("entry rule produces one pair");
+            let mut builder = build::Builder::new(file, item.span.start, diags);
+            builder.item(pair).map(|parsed| ParsedItem {
+                item: parsed,
+                span: item.span,
+            })
         }
-        let text = &src[item.span.start..item.span.end];
-        let rule = match item.kind {
-            ItemKind::Game => Rule::item_game,
-            ItemKind::Card => Rule::item_card,
-            ItemKind::Decl => Rule::item_decl,
-        };
-        match FudaParser::parse(rule, text) {
-            Ok(mut pairs) => {
-                let pair = pairs.next().expect("entry rule produces one pair");
-                let mut builder = build::Builder::new(file, item.span.start, diags);
-                if let Some(parsed) = builder.item(pair) {
-                    out.push(ParsedItem {
-                        item: parsed,
-                        span: item.span,
-                    });
-                }
-            }
-            Err(e) => diags.push(errors::syntax_error(
+        Err(e) => {
+            diags.push(errors::syntax_error(
                 e,
                 src,
                 item.span.start,
                 file,
                 item.kind,
-            )),
+            ));
+            None
         }
     }
-    out
 }
 
 #[cfg(test)]

@@ -104,10 +104,12 @@ pub struct Compiled {
 }
 
 /// Compiles a pack's parsed files against the packs it requires (`deps`, already compiled):
-/// the passes of the module documentation, in order.
+/// the passes of the module documentation, in order. The files are consumed: the cards pass
+/// frees each card's syntax tree once the card is lowered, so a big pack's syntax trees and
+/// its IR are not all held at once.
 pub fn compile(
     meta: &PackMeta,
-    units: &[SourceUnit],
+    mut units: Vec<SourceUnit>,
     deps: &[&Compiled],
     sources: &SourceMap,
     diags: &mut Vec<Diagnostic>,
@@ -123,15 +125,14 @@ pub fn compile(
         ..Default::default()
     };
     let mod_pack = deps.iter().any(|d| !d.symbols.game.is_empty());
-    let allowed = mod_pack
-        .then(|| mod_pack::without_refused(meta, units, diags))
-        .flatten();
-    let units = allowed.as_deref().unwrap_or(units);
-    let collected = collect_declarations(meta, units, sources, &mut ruleset, diags);
+    if mod_pack {
+        mod_pack::drop_refused(meta, &mut units, diags);
+    }
+    let collected = collect_declarations(meta, &units, sources, &mut ruleset, diags);
     declare_names(meta, &collected.decls, &mut sym, &mut ruleset, diags);
     let no_ruleset = !collected.has_ruleset && deps.iter().all(|d| d.symbols.game.is_empty());
     if no_ruleset {
-        check_ruleset_loaded(meta, units, deps, diags);
+        check_ruleset_loaded(meta, &units, deps, diags);
     }
     if collected.has_ruleset {
         sym.game = meta.game.clone();
@@ -145,8 +146,9 @@ pub fn compile(
         spans: SpanTable::default(),
         exact_names: Vec::new(),
     };
-    passes.lower_bodies(units);
+    passes.lower_bodies(&units);
     passes.check_capacities(&collected.decls);
+    let keep_ruleset = collected.has_ruleset || collected.declared_any;
     // No cards without a ruleset: every name would be unknown.
     let cards = if no_ruleset {
         Vec::new()
@@ -156,7 +158,7 @@ pub fn compile(
     let Passes {
         spans, exact_names, ..
     } = passes;
-    let ruleset = (collected.has_ruleset || collected.declared_any).then_some(ruleset);
+    let ruleset = keep_ruleset.then_some(ruleset);
     Compiled {
         pack: ir::Pack {
             ir_version: ir::IR_VERSION,
@@ -540,13 +542,15 @@ impl Passes<'_> {
     }
 
     /// The cards pass: every card of the pack, checked, numbered by the pack, in source order.
-    fn lower_cards(&mut self, units: &[SourceUnit]) -> Vec<ir::Card> {
+    fn lower_cards(&mut self, units: Vec<SourceUnit>) -> Vec<ir::Card> {
         let mut cards = Vec::new();
         let mut numbers: HashMap<String, (FileId, Span)> = HashMap::new();
         for unit in units {
-            for it in &unit.items {
-                let Item::Card(c) = &it.item else { continue };
-                if let Some(card) = self.lower_card(unit.file, c, &mut numbers) {
+            // Each item is dropped when its turn is over: a card's syntax tree is freed as soon
+            // as its IR is built.
+            for it in unit.items {
+                let Item::Card(c) = it.item else { continue };
+                if let Some(card) = self.lower_card(unit.file, &c, &mut numbers) {
                     cards.push(card);
                 }
             }

@@ -16,44 +16,23 @@ use crate::base::source::{FileId, Span};
 use crate::compiler::ast::{Decl, GameDef, Item};
 
 /// Reports every declaration of `units` that a mod pack may not make (`meta` builds on a game
-/// pack: one of its requirements holds the game's ruleset). When there is one, returns the
-/// files without them, so that no later pass reads a refused declaration (a refused `turn` is
-/// not also a second `turn` of the game); `None` (nothing refused, nothing copied) otherwise.
-pub(super) fn without_refused(
-    meta: &PackMeta,
-    units: &[SourceUnit],
-    diags: &mut Vec<Diagnostic>,
-) -> Option<Vec<SourceUnit>> {
-    let mut refused: Vec<(usize, usize)> = Vec::new();
-    for (u, unit) in units.iter().enumerate() {
-        for (i, it) in unit.items.iter().enumerate() {
+/// pack: one of its requirements holds the game's ruleset), and removes them from `units`, so
+/// that no later pass reads a refused declaration (a refused `turn` is not also a second
+/// `turn` of the game).
+pub(super) fn drop_refused(meta: &PackMeta, units: &mut [SourceUnit], diags: &mut Vec<Diagnostic>) {
+    for unit in units.iter_mut() {
+        let file = unit.file;
+        unit.items.retain(|it| {
             let d = match &it.item {
-                Item::Game(g) => Some(second_ruleset(meta, unit.file, g)),
-                Item::Decl(d) => refuse(unit.file, d),
+                Item::Game(g) => Some(second_ruleset(meta, file, g)),
+                Item::Decl(d) => refuse(file, d),
                 Item::GameHeader(_) | Item::Card(_) => None,
             };
-            if let Some(d) = d {
-                diags.push(d);
-                refused.push((u, i));
-            }
-        }
+            let keep = d.is_none();
+            diags.extend(d);
+            keep
+        });
     }
-    (!refused.is_empty()).then(|| {
-        units
-            .iter()
-            .enumerate()
-            .map(|(u, unit)| SourceUnit {
-                file: unit.file,
-                items: unit
-                    .items
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| !refused.contains(&(u, *i)))
-                    .map(|(_, it)| it.clone())
-                    .collect(),
-            })
-            .collect()
-    })
 }
 
 /// The error for a mod pack's `game … { … }` ruleset.

@@ -435,17 +435,12 @@ impl Session {
         home: PackHome,
     ) -> Option<usize> {
         let before = self.diags.len();
-        let mut units = Vec::new();
-        for id in files.decoded {
-            let text = self.sources.get(id).text.clone();
-            let items = parse::parse_file(&text, id, &mut self.diags);
-            units.push(SourceUnit { file: id, items });
-        }
+        let units = self.parse_files(&files.decoded);
         if !self.cards_within_limit(meta, &units) {
             return None;
         }
         let dep_refs: Vec<&Compiled> = deps.iter().map(|i| &self.packs[*i]).collect();
-        let compiled = resolve::compile(meta, &units, &dep_refs, &self.sources, &mut self.diags);
+        let compiled = resolve::compile(meta, units, &dep_refs, &self.sources, &mut self.diags);
         let new_diags = &self.diags[before..];
         let stored_key = match (&self.cache, key) {
             (Some(cache), Some(key)) if new_diags.iter().all(|d| !d.is_error()) => {
@@ -458,6 +453,27 @@ impl Session {
         self.keys.push(stored_key);
         self.homes.push(home);
         Some(self.packs.len() - 1)
+    }
+
+    /// Parses `files`, in parallel on the current rayon pool (files and, within each, items),
+    /// joined in order: the units and the diagnostics are the same whatever the thread count.
+    fn parse_files(&mut self, files: &[FileId]) -> Vec<SourceUnit> {
+        use rayon::prelude::*;
+        let sources = &self.sources;
+        let parsed: Vec<(SourceUnit, Vec<Diagnostic>)> = files
+            .par_iter()
+            .map(|&id| {
+                let mut own = Vec::new();
+                let items = parse::parse_file(&sources.get(id).text, id, &mut own);
+                (SourceUnit { file: id, items }, own)
+            })
+            .collect();
+        let mut units = Vec::with_capacity(parsed.len());
+        for (unit, own) in parsed {
+            self.diags.extend(own);
+            units.push(unit);
+        }
+        units
     }
 
     /// Reports a pack with more than [`MAX_CARDS`] cards; true when it has no more.

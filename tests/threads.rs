@@ -1,0 +1,120 @@
+//! The compiler gives the same result whatever the thread count: parsing runs per file and per
+//! item on the rayon pool (`parse::parse_file`, `Session`), joined in source order. Each case
+//! is compiled in a 1-thread and in a 2-thread pool, and everything a session produced is
+//! compared byte for byte: the diagnostics in the order they were found (before `finish`
+//! sorts them) and after `finish`, each pack's IR as JSON, its span table, its exact names,
+//! and the source map.
+//!
+//! The cases: every shipped pack under `cards/`, every entry of `tests/errors/`, and a
+//! generated file of 3,000 cards where every 7th has a syntax error and every 5th an unknown
+//! name, so items with and without diagnostics interleave across the threads' chunks.
+
+use fuda::packs::{PackSource, Session};
+use std::path::{Path, PathBuf};
+
+/// Everything a session produced, as text.
+fn outcome(mut s: Session) -> (String, String, Vec<String>) {
+    let found = format!("{:?}", s.diags);
+    s.finish();
+    let finished = format!("{:?}\n{:?}", s.diags, s.sources);
+    let packs = s
+        .packs
+        .iter()
+        .map(|c| {
+            format!(
+                "{}\n{:?}\n{:?}",
+                serde_json::to_string(&c.pack).unwrap(),
+                c.spans,
+                c.exact_names
+            )
+        })
+        .collect();
+    (found, finished, packs)
+}
+
+/// Runs `compile` on a pool of `threads` threads (with the CLI's large stack).
+fn on_pool(
+    threads: usize,
+    compile: impl Fn() -> Session + Send + Sync,
+) -> (String, String, Vec<String>) {
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(256 << 20)
+        .build()
+        .unwrap();
+    pool.install(|| outcome(compile()))
+}
+
+/// Compiles with 1 and 2 threads and asserts the outcomes are identical; returns the number
+/// of diagnostics and of packs, for the caller to check the case is not empty.
+fn same_on_1_and_2(name: &str, compile: impl Fn() -> Session + Send + Sync) -> (usize, usize) {
+    let one = on_pool(1, &compile);
+    let two = on_pool(2, &compile);
+    assert_eq!(one.0, two.0, "{name}: diagnostics as found differ");
+    assert_eq!(
+        one.1, two.1,
+        "{name}: diagnostics or sources after finish differ"
+    );
+    assert_eq!(one.2, two.2, "{name}: compiled packs differ");
+    (one.0.matches("Diagnostic {").count(), one.2.len())
+}
+
+#[test]
+fn the_shipped_packs_compile_the_same_on_one_and_two_threads() {
+    let (_, packs) = same_on_1_and_2("cards/", || {
+        let mut s = Session::new();
+        s.check_path(Path::new("cards"));
+        s
+    });
+    assert!(packs >= 4, "cards/ compiled {packs} packs");
+}
+
+#[test]
+fn the_error_fixtures_give_the_same_diagnostics_on_one_and_two_threads() {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir("tests/errors")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "fuda"))
+        .collect();
+    entries.sort();
+    assert!(entries.len() > 100);
+    let (diags, _) = same_on_1_and_2("tests/errors", || {
+        let mut s = Session::new();
+        for e in &entries {
+            s.check_path(e);
+        }
+        s
+    });
+    assert!(diags > 100, "only {diags} diagnostics");
+}
+
+/// A lone PMV file of `n` cards: every 7th has a syntax error, every 5th an unknown name.
+fn generated(n: usize) -> String {
+    let mut out = String::from("game pmv\n\n");
+    for i in 0..n {
+        let broken = if i % 7 == 3 { "  cost: = 2\n" } else { "" };
+        let target = if i % 5 == 1 { "no_such_zone" } else { "field" };
+        out.push_str(&format!(
+            "card \"generated {i}\" {{\n  number: \"T{i:05}\"\n  type: character\n  cost: {}\n  nodes: 2\n  race: \"人間\"\n  power: 1/2\n{broken}\n  alpha when this enters(zone: {target}) {{\n    draw {}\n  }}\n}}\n\n",
+            i % 5,
+            i % 3 + 1
+        ));
+    }
+    out
+}
+
+#[test]
+fn a_generated_file_compiles_the_same_on_one_and_two_threads() {
+    let text = generated(3000);
+    let (diags, packs) = same_on_1_and_2("generated", || {
+        let mut s = Session::new();
+        s.compile_source(PackSource::in_memory(
+            "generated.fuda",
+            text.clone().into_bytes(),
+        ));
+        s
+    });
+    // 3000 / 7 syntax errors and 3000 / 5 unknown zones (less the broken cards among them).
+    assert!(diags > 900, "only {diags} diagnostics");
+    assert!(packs >= 1);
+}
