@@ -602,17 +602,23 @@ impl StatCache {
     /// A card's entry, to be written: from now on it reads as fresh.
     fn slot(&mut self, c: CardId, width: usize) -> &mut [Option<i64>] {
         let i = c as usize;
+        let at = entry(c, width);
         if self.fresh_at.len() <= i {
-            self.fresh_at.resize(i + 1, self.epoch);
-            self.values.resize((i + 1) * width, None);
+            self.fresh_at.resize(i.saturating_add(1), self.epoch);
+            self.values.resize(at.end, None);
         }
         self.fresh_at[i] = self.epoch.wrapping_add(1);
-        &mut self.values[i * width..(i + 1) * width]
+        &mut self.values[at]
     }
 
     /// A card's entry, as last written.
     fn read(&self, c: CardId, width: usize) -> &[Option<i64>] {
-        let i = c as usize;
-        &self.values[i * width..(i + 1) * width]
+        &self.values[entry(c, width)]
     }
+}
+
+/// Where a card's entry sits in [`StatCache::values`].
+fn entry(c: CardId, width: usize) -> std::ops::Range<usize> {
+    let start = (c as usize).saturating_mul(width);
+    start..start.saturating_add(width)
 }
