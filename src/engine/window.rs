@@ -13,6 +13,8 @@ impl<'p> Game<'p> {
     /// takes an offer (asked only when there is more than "pass"; a player who lost, or who
     /// took their one entry of a `once` window, only passes).
     pub(super) fn window_step(&mut self) -> Result<(), Box<Request>> {
+        // offers kept for the step replayed with its answer are good for that step only
+        let kept = self.offers_asked.take();
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
         };
@@ -29,7 +31,10 @@ impl<'p> Game<'p> {
         let offers = if done || self.state.players[seat as usize].lost {
             vec![Offer::Pass]
         } else {
-            self.offers_now(seat, entries)
+            match kept {
+                Some((key, offers)) if key == self.offers_key(seat) => offers,
+                _ => self.offers(seat, entries),
+            }
         };
         let pick = if offers.len() == 1 {
             0
@@ -184,15 +189,6 @@ impl<'p> Game<'p> {
             kind: RequestKind::Action,
             prompt: "your priority: take an action or pass".into(),
             options,
-        }
-    }
-
-    /// [`Game::offers`], or the offers the player was just asked to choose from when the game
-    /// has not changed since (the window's step replayed with the answer).
-    fn offers_now(&mut self, seat: Seat, entries: &'p [WindowEntry]) -> Vec<Offer> {
-        match self.offers_asked.take() {
-            Some((key, offers)) if key == self.offers_key(seat) => offers,
-            _ => self.offers(seat, entries),
         }
     }
 
