@@ -6,7 +6,7 @@
 use super::agent::Request;
 use super::exec::show;
 use super::program::Program;
-use super::state::{CardId, ModKind, Modifier, Seat, StatOp, Until, Value, WhileCond};
+use super::state::{CardId, CardState, ModKind, Modifier, Seat, StatOp, Until, Value, WhileCond};
 use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
 
@@ -336,22 +336,29 @@ impl<'p> Game<'p> {
 
     /// Every modifier that applies now, one-shot and continuous, in application order.
     pub(super) fn active_mods(&mut self, card: CardId) -> Vec<Modifier> {
+        self.active_mods_where(card, |_| true)
+    }
+
+    /// [`Game::active_mods`] of the kinds `keep` accepts (the others are not cloned, nor
+    /// their `while` conditions read).
+    fn active_mods_where(
+        &mut self,
+        card: CardId,
+        keep: impl Fn(&ModKind) -> bool,
+    ) -> Vec<Modifier> {
         self.refresh();
+        let wanted = |m: &Modifier| m.card == card && keep(&m.kind);
         let mut out: Vec<Modifier> = Vec::new();
-        let one_shot: Vec<Modifier> = self
-            .state
-            .modifiers
-            .iter()
-            .filter(|m| m.card == card)
-            .cloned()
-            .collect();
-        for m in one_shot {
-            if self.alive(&m) {
-                out.push(m);
+        for i in 0..self.state.modifiers.len() {
+            if wanted(&self.state.modifiers[i]) {
+                let m = self.state.modifiers[i].clone();
+                if self.alive(&m) {
+                    out.push(m);
+                }
             }
         }
         if !self.deriving {
-            out.extend(self.derived.mods.iter().filter(|m| m.card == card).cloned());
+            out.extend(self.derived.mods.iter().filter(|m| wanted(m)).cloned());
         }
         out
     }
@@ -359,38 +366,8 @@ impl<'p> Game<'p> {
     /// A card's stat values before any modifier (plain stats; composite entries unused): as
     /// printed, or as a "treat as" defined them (12.5).
     pub(super) fn base_stats(&self, c: CardId) -> Vec<Option<i64>> {
-        let prog: &Program = self.prog;
-        let cs = &self.state.cards[c as usize];
-        let mut vals: Vec<Option<i64>> = vec![None; prog.stats.len()];
-        let mut base = |id: &str, v: &Value| {
-            let Some(&s) = prog.stat_index.get(id) else {
-                return;
-            };
-            let info = &prog.stats[s as usize];
-            match v {
-                Value::Int(n) if info.components.is_empty() => vals[s as usize] = Some(*n),
-                Value::Pair(p) => {
-                    for (comp, x) in info.components.iter().zip(p) {
-                        vals[*comp as usize] = *x;
-                    }
-                }
-                _ => {}
-            }
-        };
-        match &cs.treat {
-            Some(t) => {
-                for (k, v) in &t.fields {
-                    if let Some(st) = prog
-                        .stats
-                        .iter()
-                        .find(|s| &s.id == k || Program::short(&s.id) == k)
-                    {
-                        base(&st.id.clone(), v);
-                    }
-                }
-            }
-            None => return prog.printed_stats[cs.def as usize].clone(),
-        }
+        let mut vals = vec![None; self.prog.stats.len()];
+        base_into(self.prog, &self.state.cards[c as usize], &mut vals);
         vals
     }
 
@@ -404,11 +381,8 @@ impl<'p> Game<'p> {
         let width = self.prog.stats.len();
         if !self.derived.stats.fresh(c) {
             let mods = self.stat_modifiers_on(c);
-            let cs = &self.state.cards[c as usize];
-            let treated = cs.treat.as_ref().map(|_| self.base_stats(c));
-            let printed = &self.prog.printed_stats[cs.def as usize];
             let vals = self.derived.stats.slot(c, width);
-            vals.copy_from_slice(treated.as_deref().unwrap_or(printed));
+            base_into(self.prog, &self.state.cards[c as usize], vals);
             apply_stat_mods(self.prog, vals, &mods);
         }
         Some(self.derived.stats.read(c, width))
@@ -428,20 +402,7 @@ impl<'p> Game<'p> {
     /// The stat modifiers that apply to a card now (one-shot ones, then, unless deriving,
     /// continuous ones), in application order: by layer, then timestamp.
     fn stat_modifiers_on(&mut self, card: CardId) -> Vec<Modifier> {
-        self.refresh();
-        let is_stat = |m: &Modifier| m.card == card && matches!(m.kind, ModKind::Stat { .. });
-        let mut out: Vec<Modifier> = Vec::new();
-        for i in 0..self.state.modifiers.len() {
-            if is_stat(&self.state.modifiers[i]) {
-                let m = self.state.modifiers[i].clone();
-                if self.alive(&m) {
-                    out.push(m);
-                }
-            }
-        }
-        if !self.deriving {
-            out.extend(self.derived.mods.iter().filter(|m| is_stat(m)).cloned());
-        }
+        let mut out = self.active_mods_where(card, |k| matches!(k, ModKind::Stat { .. }));
         out.sort_by_key(|m| match m.kind {
             ModKind::Stat { layer, .. } => (layer, m.timestamp),
             _ => (u16::MAX, m.timestamp),
@@ -551,6 +512,40 @@ impl<'p> Game<'p> {
             }
         }
         neg
+    }
+}
+
+/// A card's stat values before any modifier, written over `vals` (one entry per stat): as
+/// printed, or as a "treat as" defined them (12.5; a stat it leaves out has none).
+fn base_into(prog: &Program, cs: &CardState, vals: &mut [Option<i64>]) {
+    let Some(t) = &cs.treat else {
+        vals.copy_from_slice(&prog.printed_stats[cs.def as usize]);
+        return;
+    };
+    vals.fill(None);
+    let mut base = |id: &str, v: &Value| {
+        let Some(&s) = prog.stat_index.get(id) else {
+            return;
+        };
+        let info = &prog.stats[s as usize];
+        match v {
+            Value::Int(n) if info.components.is_empty() => vals[s as usize] = Some(*n),
+            Value::Pair(p) => {
+                for (comp, x) in info.components.iter().zip(p) {
+                    vals[*comp as usize] = *x;
+                }
+            }
+            _ => {}
+        }
+    };
+    for (k, v) in &t.fields {
+        if let Some(st) = prog
+            .stats
+            .iter()
+            .find(|s| &s.id == k || Program::short(&s.id) == k)
+        {
+            base(&st.id, v);
+        }
     }
 }
 
