@@ -8,7 +8,11 @@
 //! - every game ends (an outcome), never by the step limit, and a draw says why in a note;
 //! - no answer is lost: the same question is not asked again and again with nothing happening
 //!   in between (games are stepped by hand, as `Game::play` does);
-//! - no panic.
+//! - no panic;
+//! - a check rule skipped because nothing it read changed since its last run changed nothing
+//!   (the engine's rule memos) would indeed have changed nothing: `…_skipped_rules_change_nothing`
+//!   play games with every skipped rule run anyway, the engine noting any such run that changed
+//!   the game.
 //!
 //! `pmv_random_games`, `ws_random_games` and `pm_random_games` play a hundred-odd games each (a
 //! debug build on a shared machine); `…_ten_thousand_random_games` play 10,000 (`cargo test
@@ -42,6 +46,8 @@ const PM_GAMES: u64 = 60;
 const LONG_GAMES: u64 = 10_000;
 /// Games stepped by hand.
 const STEPPED_GAMES: u64 = 10;
+/// Games of each `…_skipped_rules_change_nothing`.
+const VERIFIED_GAMES: u64 = 25;
 
 /// What went wrong in one seeded game, if anything (a panic included).
 /// Returns the outcome and the game's notes.
@@ -122,6 +128,43 @@ fn random_games(pack: &str, games: u64) {
             .collect::<Vec<_>>()
             .join("\n\n")
     );
+}
+
+/// Plays games with the check rules' memos verified (`Game::verify_rule_skips`): a rule the
+/// memos would skip runs anyway, and must change nothing.
+fn skipped_rules_change_nothing(pack: &str) {
+    let l = load(pack);
+    let mut runs = 0usize;
+    for seed in 0..VERIFIED_GAMES {
+        let decks = decks_for(&l, seed);
+        let mut game = Game::new(&l.program, &decks, None, &options(seed));
+        game.verify_rule_skips(true);
+        step_to_end(&mut game, &mut random_agents(seed), |_, _| {});
+        runs += game.verified_rule_skips();
+        let wrong: Vec<&String> = game
+            .notes
+            .iter()
+            .filter(|n| n.contains("to be skipped as unchanged"))
+            .collect();
+        assert!(wrong.is_empty(), "{pack}, seed {seed}: {wrong:?}");
+    }
+    println!("{pack}: {runs} skippable rule runs verified");
+    assert!(runs > 0, "{pack}: no check rule was ever skippable");
+}
+
+#[test]
+fn pmv_skipped_rules_change_nothing() {
+    skipped_rules_change_nothing(PMV);
+}
+
+#[test]
+fn ws_skipped_rules_change_nothing() {
+    skipped_rules_change_nothing(WS);
+}
+
+#[test]
+fn pm_skipped_rules_change_nothing() {
+    skipped_rules_change_nothing(PM);
 }
 
 #[test]

@@ -17,6 +17,7 @@ use crate::ir::{self, Expr, Id, Op, Type};
 impl<'p> Game<'p> {
     /// Evaluates an expression in the current context.
     pub(super) fn eval(&mut self, e: &Expr) -> Result<Value, Box<Request>> {
+        self.note_read(e);
         Ok(match e {
             Expr::Int(n) => Value::Int(*n),
             Expr::Text(t) => Value::Text(t.clone()),
@@ -54,14 +55,20 @@ impl<'p> Game<'p> {
                 Value::Player(p) => Value::Player(self.opponent_of(p)),
                 _ => Value::Absent,
             },
-            Expr::Attached(x) => Value::Cards(
-                self.eval_card(x)?
-                    .map_or_else(Vec::new, |c| self.attached(c)),
-            ),
-            Expr::Host(x) => self
-                .eval_card(x)?
-                .and_then(|c| self.state.cards[c as usize].host)
-                .map_or(Value::Absent, Value::Card),
+            Expr::Attached(x) => {
+                let cards = self
+                    .eval_card(x)?
+                    .map_or_else(Vec::new, |c| self.attached(c));
+                self.note_zones_of(&cards);
+                Value::Cards(cards)
+            }
+            Expr::Host(x) => {
+                let host = self
+                    .eval_card(x)?
+                    .and_then(|c| self.state.cards[c as usize].host);
+                self.note_zones_of(host.as_slice());
+                host.map_or(Value::Absent, Value::Card)
+            }
             // tests
             Expr::Not(x) => Value::Bool(!self.eval_true(x)?),
             Expr::Contains { haystack, needle } => self.contains(haystack, needle)?,
@@ -239,6 +246,11 @@ impl<'p> Game<'p> {
                 _ => Seats::new(),
             },
         };
+        if self.reads.is_some() {
+            for &o in &owners {
+                self.note_zone(ZoneKey { zone: z, owner: o });
+            }
+        }
         Ok(Value::Zone(z, owners))
     }
 

@@ -19,6 +19,7 @@ pub(super) use flow::spread_runs;
 
 use super::agent::Request;
 use super::program::Program;
+use super::rule_memo::Touched;
 use super::state::{shown, Alias, CardId, Outcome, Seat, Until, Value, WhileCond, ZoneKey};
 use super::{Frame, Frames, Game};
 use crate::ir::{self, Duration, Stmt};
@@ -27,6 +28,7 @@ use smallvec::smallvec;
 impl<'p> Game<'p> {
     /// Runs one statement; returns the frames it pushes (last on top).
     pub(super) fn exec(&mut self, s: &'p Stmt) -> Result<Frames<'p>, Box<Request>> {
+        self.note_stmt(s);
         match s {
             Stmt::Let { var, value } => {
                 let v = self.eval(value)?;
@@ -191,10 +193,10 @@ impl<'p> Game<'p> {
     /// The game reaches a moment: durations until it end (those until it for one player too),
     /// uses limited per it reset.
     pub(super) fn reach(&mut self, m: u16, id: &str) {
-        self.end_durations(m, None);
+        let ended = self.end_durations(m, None);
         let short = Program::short(id).to_string();
         self.state.uses.retain(|u| u.4 != short && u.4 != id);
-        self.changed();
+        self.changed(reached(ended));
         self.log_line("moment", format!("{short}: effects until then end"));
     }
 
@@ -204,7 +206,7 @@ impl<'p> Game<'p> {
         let ended = self.end_durations(m, Some(p));
         let short = Program::short(id).to_string();
         self.state.uses.retain(|u| u.4 != short && u.4 != id);
-        self.changed();
+        self.changed(reached(ended));
         if ended {
             let text = format!("{short} of p{}: effects until then end", shown(p));
             self.log_line("moment", text);
@@ -240,7 +242,7 @@ impl<'p> Game<'p> {
             self.end_alias(&a);
         }
         if changed {
-            self.changed();
+            self.changed(Touched::Everything);
         }
         any
     }
@@ -287,7 +289,7 @@ impl<'p> Game<'p> {
             if over {
                 let a = self.state.aliases.remove(i);
                 self.end_alias(&a);
-                self.changed();
+                self.changed(Touched::Everything);
             } else {
                 i = i.saturating_add(1);
             }
@@ -302,7 +304,7 @@ impl<'p> Game<'p> {
         cs.states &= !info.group_mask;
         cs.states |= 1 << si;
         if cs.states != before {
-            self.changed();
+            self.changed(Touched::Card(c));
             let state = Program::short(&self.prog.states[si as usize].id);
             self.log_cards("state", &[c], |n| format!("{} becomes {state}", n[0]));
         }
@@ -317,11 +319,6 @@ impl<'p> Game<'p> {
         }
         let text = format!("nothing to {what}: no card in {}", ir::outline::expr(cards));
         self.log_line("nothing", text);
-    }
-
-    /// Marks the game changed (computed characteristics are read again).
-    pub(super) fn changed(&mut self) {
-        self.state.generation = self.state.generation.saturating_add(1);
     }
 
     /// Forgets what players learned of a zone's hidden cards (after a shuffle).
@@ -427,6 +424,16 @@ fn cards_named(v: &Value) -> Vec<CardId> {
         Value::Cards(cs) => cs.clone(),
         Value::List(xs) => xs.iter().flat_map(cards_named).collect(),
         _ => Vec::new(),
+    }
+}
+
+/// What reaching a moment touched: the moments reached, and (when a duration ended, a zone
+/// alias included) anything.
+fn reached(ended: bool) -> Touched {
+    if ended {
+        Touched::Everything
+    } else {
+        Touched::Moment
     }
 }
 

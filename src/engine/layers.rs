@@ -47,6 +47,10 @@ impl<'p> Game<'p> {
             return;
         }
         self.deriving = true;
+        // what continuous abilities read is not what a check rule reads: their results are
+        // compared instead
+        let recording = self.reads.take();
+        let players_before = std::mem::take(&mut self.derived.players);
         let mut mods = self.derive_pass(&[]);
         // a continuous `negate … effect`: the effects of those cards' abilities are negated,
         // their continuous ones included; a continuous `negate … text`: those cards lose their
@@ -71,6 +75,10 @@ impl<'p> Game<'p> {
             mods = self.derive_pass(&negated);
         }
         self.deriving = false;
+        self.reads = recording;
+        if mods != self.derived.mods || players_before != self.derived.players {
+            self.derived_changed();
+        }
         self.derived.generation = Some(self.fresh_key());
         self.derived.mods = mods;
         self.derived.stats.forget_all();

@@ -33,6 +33,7 @@ mod moves;
 mod payable;
 mod player_keywords;
 pub mod program;
+mod rule_memo;
 pub mod script;
 mod slots;
 mod stat_queries;
@@ -350,6 +351,18 @@ pub struct Game<'p> {
     /// How many answers statements have taken so far (a round of rules that asked a question
     /// is not settled: skipping it would skip the question).
     asked: u64,
+    /// When each part of the game last changed (`rule_memo`).
+    stamps: rule_memo::Stamps,
+    /// Per check rule and player: its last run, if it changed nothing, and what it read.
+    rule_memos: Vec<Option<rule_memo::RuleMemo>>,
+    /// The check rule's run being recorded, and what it read so far.
+    rule_run: Option<rule_memo::RuleRun>,
+    reads: Option<rule_memo::Reads>,
+    /// Check rules run even when their memos say they would change nothing, and checked
+    /// (`Game::verify_rule_skips`).
+    verify_skips: bool,
+    /// How many runs `verify_skips` checked.
+    verified_skips: usize,
 }
 
 /// Where a card starts in a game set up by hand (scenarios).
@@ -452,9 +465,14 @@ impl<'p> Game<'p> {
         rng.set_stream(0);
         let mut random = ChaCha8Rng::seed_from_u64(options.seed);
         random.set_stream(RANDOM_STREAM);
+        let state = initial_state(prog, placements);
+        let (stamps, rule_memos) = rule_memo::fresh(
+            state.zones.len(),
+            prog.ruleset.rules.len().saturating_mul(prog.players()),
+        );
         Game {
             prog,
-            state: initial_state(prog, placements),
+            state,
             frames: Vec::new(),
             ctxs: Vec::new(),
             vars: Vec::new(),
@@ -489,6 +507,12 @@ impl<'p> Game<'p> {
             logging: true,
             unlogged: 0,
             asked: 0,
+            stamps,
+            rule_memos,
+            rule_run: None,
+            reads: None,
+            verify_skips: false,
+            verified_skips: 0,
         }
     }
 
@@ -1260,7 +1284,7 @@ impl<'p> Game<'p> {
         let mut cards = std::mem::take(&mut self.state.zones[slot]);
         cards.shuffle(&mut self.rng);
         self.state.zones[slot] = cards;
-        self.state.generation = self.state.generation.saturating_add(1);
+        self.changed(rule_memo::Touched::Zone(k));
         let z = Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id).to_string();
         self.log_line("shuffle", format!("p{}'s {z} is shuffled", shown(k.owner)));
     }

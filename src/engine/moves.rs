@@ -2,6 +2,7 @@
 //! move, the change itself (a new object, PMV 3.1.7), and the events it causes.
 
 use super::program::Program;
+use super::rule_memo::Touched;
 use super::state::{CardId, Value, ZoneKey};
 use super::{CallStart, EventData, Frame, Frames, Game};
 use crate::ir::{self, Face, Position};
@@ -149,6 +150,7 @@ impl<'p> Game<'p> {
         let was_negated = self.text_negated(c);
         let seen_before = self.seers(c);
         let left = self.state.cards[c as usize].slot.clone();
+        let host = self.state.cards[c as usize].host;
         // a move within a zone into a taken slot: the two cards swap slots
         let partner = match &spec.slot {
             Some(s) if from == to => self.occupant(to, s, c),
@@ -156,7 +158,7 @@ impl<'p> Game<'p> {
         };
         self.relist(c, from, to, spec.position);
         let keep = from != to && self.zone_in_play(from.zone) && self.zone_in_play(to.zone);
-        self.arrive(c, from, to, keep, spec.face, spec.slot);
+        let detached = self.arrive(c, from, to, keep, spec.face, spec.slot);
         if !keep && self.zone_in_play(to.zone) {
             // a card arriving in play takes the first state of each exclusive group
             self.state.cards[c as usize].states |= self.prog.default_states;
@@ -169,7 +171,12 @@ impl<'p> Game<'p> {
                 cs.states |= 1 << si;
             }
         }
-        self.changed();
+        self.changed(if detached {
+            // the cards set on it, wherever they are, are set on nothing now
+            Touched::Everything
+        } else {
+            Touched::Move { from, to, host }
+        });
         self.log_move(c, (from, to), seen_before, left.as_deref());
         if from == to {
             if let Some(d) = partner {
@@ -203,7 +210,8 @@ impl<'p> Game<'p> {
     }
 
     /// The card's own record after a move: zone, controller (of a per-player zone), face; a
-    /// new object unless `keep` (3.1.7), the cards set on it falling off; its slot.
+    /// new object unless `keep` (3.1.7), the cards set on it falling off; its slot. Whether a
+    /// card fell off.
     fn arrive(
         &mut self,
         c: CardId,
@@ -212,7 +220,7 @@ impl<'p> Game<'p> {
         keep: bool,
         spec_face: Option<Face>,
         slot: Option<String>,
-    ) {
+    ) -> bool {
         let zone = &self.prog.ruleset.zones[to.zone as usize];
         let ts = self.state.tick();
         let public = zone.visibility == ir::Visibility::Public;
@@ -242,13 +250,16 @@ impl<'p> Game<'p> {
         if from != to || slot.is_some() {
             cs.slot = slot;
         }
-        if from != to {
+        let mut detached = false;
+        if from != to && !keep {
             for x in self.state.cards.iter_mut() {
-                if x.host == Some(c) && !keep {
+                if x.host == Some(c) {
                     x.host = None;
+                    detached = true;
                 }
             }
         }
+        detached
     }
 
     /// Logs a move; the log names the card only to players who could see it on one side of

@@ -83,7 +83,7 @@ impl Game<'_> {
                 self.log_line("modify", format!("p{} loses {name}", shown(p)));
             }
         }
-        self.changed();
+        self.changed(super::rule_memo::Touched::Players);
     }
 
     /// A continuous ability's `grant`/`remove` of a player keyword, while it applies.

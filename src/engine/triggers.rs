@@ -66,6 +66,7 @@ impl<'p> Game<'p> {
     /// A round that would begin where the last complete round changed nothing (the same
     /// [`RulesKey`]) is skipped: the rules read nothing else, so it would change nothing again.
     fn rules_step(&mut self) {
+        self.end_rule_run();
         let n = self.prog.players();
         let prog: &'p Program = self.prog;
         let rules = &prog.check_rules;
@@ -103,7 +104,13 @@ impl<'p> Game<'p> {
         };
         let active = self.state.active as usize;
         if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
-            self.run_rule(you, r);
+            // a rule whose last run changed nothing, and nothing it read changed since: the
+            // cursor moved on, the next step takes the next rule
+            let unchanged = self.rule_unchanged(you, r);
+            if !unchanged || self.verify_skips {
+                self.begin_rule_run(you, r, unchanged);
+                self.run_rule(you, r);
+            }
             return;
         }
         if began == key {

@@ -1,7 +1,8 @@
 //! Typed reads of the commonest expression forms: a condition's truth, a number, a card,
 //! without building a [`Value`] for each node. Each gives exactly what reading the expression
 //! with [`Game::eval`] and looking at the value would, and falls back to that for every other
-//! form.
+//! form. A form read here that reads more than its operands is noted for a recorded check rule
+//! (`rule_memo`) as [`Game::eval`] notes every form.
 
 use super::super::agent::Request;
 use super::super::state::{CardId, Value};
@@ -39,10 +40,13 @@ impl Game<'_> {
             Expr::OfType { card, card_type } => self
                 .eval_card(card)?
                 .is_some_and(|c| self.of_type(c, card_type)),
-            Expr::HasKeyword { card, keyword } => match self.eval_card(card)? {
-                Some(c) => self.has_keyword(c, keyword),
-                None => false,
-            },
+            Expr::HasKeyword { card, keyword } => {
+                self.note_read(e);
+                match self.eval_card(card)? {
+                    Some(c) => self.has_keyword(c, keyword),
+                    None => false,
+                }
+            }
             _ => self.eval(e)?.is_true(),
         })
     }
@@ -52,11 +56,17 @@ impl Game<'_> {
         Ok(match e {
             Expr::Int(n) => Some(*n),
             Expr::Count(x) => Some(self.count_of(x)?),
-            Expr::Stat { of, stat } => match self.eval_card(of)? {
-                Some(c) => int(&self.stat_value(c, stat)),
-                None => None,
-            },
-            Expr::Counter { of, counter } => int(&self.eval_counter(of, counter)?),
+            Expr::Stat { of, stat } => {
+                self.note_read(e);
+                match self.eval_card(of)? {
+                    Some(c) => int(&self.stat_value(c, stat)),
+                    None => None,
+                }
+            }
+            Expr::Counter { of, counter } => {
+                self.note_read(e);
+                int(&self.eval_counter(of, counter)?)
+            }
             _ => int(&self.eval(e)?),
         })
     }

@@ -96,7 +96,8 @@ impl<'p> Game<'p> {
                 // its carried abilities start applying now (6.1.11: the last applied wins)
                 let ts = self.state.tick();
                 self.state.cards[c as usize].entered = ts;
-                self.changed();
+                // the card it was set on before, if any, loses what it carried
+                self.changed(super::super::rule_memo::Touched::Everything);
                 self.log_cards("attach", &[c, h], |n| {
                     format!("{} is set on {}", n[0], n[1])
                 });
@@ -157,7 +158,7 @@ impl<'p> Game<'p> {
     pub(in crate::engine) fn clear_state(&mut self, c: CardId, si: u16, state: &str) {
         if self.state.in_state(c, si) {
             self.state.cards[c as usize].states &= !(1u64 << si);
-            self.changed();
+            self.changed(super::super::rule_memo::Touched::Card(c));
             let state = Program::short(state);
             self.log_cards("state", &[c], |n| format!("{} is no longer {state}", n[0]));
         }
@@ -208,7 +209,7 @@ impl<'p> Game<'p> {
         }
         self.state.zones[slot_to].extend(cards);
         self.state.aliases.push(Alias { from, to, until });
-        self.changed();
+        self.changed(super::super::rule_memo::Touched::Everything);
         let zone = |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
         let text = format!(
             "p{}'s {} becomes {}",
@@ -239,7 +240,7 @@ impl<'p> Game<'p> {
                 None => !cs.face_up,
             };
             let up = cs.face_up;
-            self.changed();
+            self.changed(super::super::rule_memo::Touched::Card(c));
             // named to whoever saw it on either side of the turn
             let tags = vec![(c, seen_before | self.seers(c))];
             let face = if up { "up" } else { "down" };
@@ -271,7 +272,7 @@ impl<'p> Game<'p> {
                 card_type: card_type.clone(),
                 fields: vals.clone(),
             });
-            self.changed();
+            self.changed(super::super::rule_memo::Touched::Card(c));
             let ty = Program::short(card_type);
             self.log_cards("treat", &[c], |n| format!("{} is treated as {ty}", n[0]));
         }

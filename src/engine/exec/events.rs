@@ -74,7 +74,7 @@ impl Game<'_> {
                     && (subj == Value::Absent || p.event.args.first() == Some(&subj)))
             });
             self.state.cancelled.push((e, subj.clone()));
-            self.changed();
+            self.changed(super::super::rule_memo::Touched::Everything);
             let event = Program::short(event);
             let cards = cards_named(&subj);
             let all = everyone(self.prog.players());

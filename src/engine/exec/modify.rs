@@ -31,7 +31,7 @@ impl<'p> Game<'p> {
                 let x = self.modifier(c, kind.clone(), until.clone(), ts);
                 self.state.modifiers.push(x);
             }
-            self.changed();
+            self.changed(super::super::rule_memo::Touched::Card(c));
             self.log_cards("modify", &[c], |n| format!("{}{}", n[0], m.text));
         }
         Ok(())
@@ -97,7 +97,10 @@ impl<'p> Game<'p> {
             _ => x.saturating_add(v),
         };
         let now = *x;
-        self.changed();
+        self.changed(match c.subject {
+            Subject::Player(_) => super::super::rule_memo::Touched::Players,
+            Subject::Card(card) => super::super::rule_memo::Touched::Card(card),
+        });
         let short = Program::short(c.id);
         let line = |n: &str| format!("{n}: {short} {op} {v} (now {now})");
         match c.subject {
@@ -158,7 +161,7 @@ impl<'p> Game<'p> {
                 }
                 NegateScope::Effect => self.negate_effect(c, duration, &until),
             }
-            self.changed();
+            self.changed(super::super::rule_memo::Touched::Card(c));
             let what = if scope == NegateScope::Text {
                 "text"
             } else {

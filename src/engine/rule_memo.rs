@@ -1,0 +1,472 @@
+//! Check rules run again only when something they read changed.
+//!
+//! A check timing runs every check rule for every player, round after round while a round
+//! changes the game. Most runs change nothing: the rule looks at a few zones and finds nothing
+//! to do. While a rule runs, the engine records what it reads, coarsely: the zones whose cards
+//! it listed (the cards' states, counters, stats and other attributes go with their zone), the
+//! players' counters and keywords, the values continuous effects and one-shot modifiers give
+//! (stats, keywords, abilities), the event history. A run that changed nothing is remembered
+//! with what it read; the next time the rule would run for that player, it is skipped when none
+//! of that changed since (the turn, the turn player, the phase and the ability uses too): it
+//! would read the same things and change nothing again.
+//!
+//! Every change to the game says what it changed ([`Touched`]): the zone of the card it changed
+//! (and of the card it is set on), both zones of a move, the players, or everything. Reading
+//! anything the recording does not understand (a choice, a random pick, an ability's uses, a
+//! slot, an event's parameters…) or running any statement other
+//! than `let`, `if`, `for each`, `repeat` and `while` makes the run unskippable; the two
+//! classifications are exhaustive matches, so a new expression or statement must be placed.
+
+use super::state::{CardId, Seat, Until, ZoneKey};
+use super::Game;
+use crate::ir::{Expr, Stmt};
+use smallvec::SmallVec;
+
+/// When each part of the game last changed, on a clock of changes ([`Stamps::tick`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Stamps {
+    /// The clock: one tick per change.
+    tick: u64,
+    /// Per zone slot (`State::slot`): its cards, their order, and anything of theirs.
+    slots: Vec<u64>,
+    /// The players' counters and keywords.
+    players: u64,
+    /// The modifiers continuous abilities produce (compared after each derivation).
+    derived: u64,
+    /// The moments reached (what `happened … since` counts from).
+    moments: u64,
+    /// Anything else (durations ending, zone aliases, cancellations…): every memo is stale.
+    everything: u64,
+}
+
+/// What one change to the game touched.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Touched {
+    /// Something of one card (a state, a counter, a modifier, its face, its host…): its zone,
+    /// and the zone of the card it is set on (whose carried abilities it gives).
+    Card(CardId),
+    /// A card moved between two zones (or within one), leaving the card it was set on (if any).
+    Move {
+        from: ZoneKey,
+        to: ZoneKey,
+        host: Option<CardId>,
+    },
+    /// A zone's order (a shuffle).
+    Zone(ZoneKey),
+    /// A moment was reached (nothing it ends ended).
+    Moment,
+    /// A player's counter or keyword.
+    Players,
+    /// Anything else.
+    Everything,
+}
+
+/// What a rule's run read so far.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Reads {
+    /// The zone slots whose cards it listed.
+    slots: SmallVec<[u16; 4]>,
+    /// The players' counters or keywords.
+    players: bool,
+    /// Stats, keywords, abilities: what modifiers and continuous abilities give.
+    derived: bool,
+    /// The event history (what happened, what was cancelled since) and the moments reached.
+    history: bool,
+    /// The turn's number or the turn player.
+    turn: bool,
+    /// Something the recording does not follow: the run is not remembered.
+    everything: bool,
+}
+
+/// A rule's run that changed nothing, and what it read.
+#[derive(Debug, Clone)]
+pub(super) struct RuleMemo {
+    reads: Reads,
+    /// The clock when it ended.
+    tick: u64,
+    /// The turn's number and the turn player then.
+    turn: (u32, Seat),
+    /// The history's length then.
+    history: usize,
+}
+
+/// A check rule running now, recorded: whose run, and the game as it began.
+#[derive(Debug, Clone)]
+pub(super) struct RuleRun {
+    /// Index into the rule memos.
+    memo: usize,
+    /// The frame depth the check timing's frame is at: the run is over when that frame is on
+    /// top again.
+    depth: usize,
+    began: super::triggers::RulesKey,
+    /// A run made though its memo said it would change nothing (`verify_rule_skips`).
+    expected_quiet: bool,
+}
+
+/// What reading one expression node reads of the game, besides its operands (read as nodes
+/// of their own) and the cards of the zones it names (recorded where a zone's cards are read)
+/// or finds by a relation (`host`, `attached`: their zones are recorded where they are found).
+enum NodeRead {
+    /// Nothing but its operands, the cards they name and their attributes.
+    Nothing,
+    /// What modifiers and continuous abilities give.
+    Derived,
+    /// A player's counter or a card's (its zone is recorded with the card).
+    Players,
+    /// A player's keywords, continuous ones included.
+    PlayersDerived,
+    /// The event history.
+    History,
+    /// The turn's number or the turn player.
+    Turn,
+    /// Something not followed.
+    Everything,
+}
+
+/// See [`NodeRead`].
+fn node_read(e: &Expr) -> NodeRead {
+    match e {
+        Expr::Int(_)
+        | Expr::Text(_)
+        | Expr::Bool(_)
+        | Expr::Pair(_)
+        | Expr::This
+        | Expr::It
+        | Expr::Candidate(_)
+        | Expr::You
+        | Expr::Opponent
+        | Expr::DeckFormat
+        | Expr::Var(_)
+        | Expr::Zone { .. }
+        | Expr::Field { .. }
+        | Expr::Owner(_)
+        | Expr::Controller(_)
+        | Expr::OpponentOf(_)
+        | Expr::Min(..)
+        | Expr::Max(..)
+        | Expr::Not(_)
+        | Expr::Neg(_)
+        | Expr::Binary { .. }
+        | Expr::Coalesce(..)
+        | Expr::Contains { .. }
+        | Expr::SameCard(..)
+        | Expr::FaceIs { .. }
+        | Expr::Distinct { .. }
+        | Expr::Total { .. }
+        | Expr::InState { .. }
+        | Expr::OfType { .. }
+        | Expr::IsKind { .. }
+        | Expr::Filter { .. }
+        | Expr::Printed { .. }
+        | Expr::List(_)
+        | Expr::Count(_)
+        | Expr::Attached(_)
+        | Expr::Host(_) => NodeRead::Nothing,
+        Expr::Stat { .. }
+        | Expr::Modified { .. }
+        | Expr::HasKeyword { .. }
+        | Expr::HasAbility { .. }
+        | Expr::HasAttribute { .. }
+        | Expr::KeywordValue { .. }
+        | Expr::EffectNegated(_) => NodeRead::Derived,
+        Expr::Counter { .. } => NodeRead::Players,
+        Expr::PlayerHas { .. } => NodeRead::PlayersDerived,
+        Expr::Happened { .. } | Expr::Cancelled { .. } => NodeRead::History,
+        Expr::EachPlayer | Expr::TurnNumber | Expr::IsTurnPlayer(_) => NodeRead::Turn,
+        Expr::EventParam(_)
+        | Expr::Related { .. }
+        | Expr::SlotOf(_)
+        | Expr::AtSlot { .. }
+        | Expr::ChooseSlot { .. }
+        | Expr::SlotCandidate(_)
+        | Expr::Usable { .. }
+        | Expr::TopOf { .. }
+        | Expr::Choose { .. }
+        | Expr::Declare(_)
+        | Expr::RandomCards { .. }
+        | Expr::Extreme { .. }
+        | Expr::RandomPlayer
+        | Expr::RandomNumber { .. } => NodeRead::Everything,
+    }
+}
+
+/// Whether running a statement reads nothing but its expressions: control flow. Any other
+/// statement a run reaches makes it unskippable (even one that happened to change nothing).
+fn flow_only(s: &Stmt) -> bool {
+    match s {
+        Stmt::Let { .. }
+        | Stmt::If { .. }
+        | Stmt::ForEach { .. }
+        | Stmt::Repeat { .. }
+        | Stmt::While { .. } => true,
+        Stmt::May { .. }
+        | Stmt::Move { .. }
+        | Stmt::Attach { .. }
+        | Stmt::SetState { .. }
+        | Stmt::ClearState { .. }
+        | Stmt::AliasZone { .. }
+        | Stmt::Modify { .. }
+        | Stmt::Count { .. }
+        | Stmt::Grant { .. }
+        | Stmt::RemoveKeyword { .. }
+        | Stmt::PlayerKeyword { .. }
+        | Stmt::Reveal { .. }
+        | Stmt::Look { .. }
+        | Stmt::Shuffle { .. }
+        | Stmt::Negate { .. }
+        | Stmt::Cancel { .. }
+        | Stmt::TreatAs { .. }
+        | Stmt::Script { .. }
+        | Stmt::Emit { .. }
+        | Stmt::ChooseOne { .. }
+        | Stmt::Win { .. }
+        | Stmt::Lose { .. }
+        | Stmt::DrawGame
+        | Stmt::GoesFirst { .. }
+        | Stmt::Flip { .. }
+        | Stmt::Simultaneously { .. }
+        | Stmt::Phase { .. }
+        | Stmt::Window { .. }
+        | Stmt::Chain { .. }
+        | Stmt::Resolve { .. }
+        | Stmt::Check
+        | Stmt::Reach { .. }
+        | Stmt::ReachOf { .. }
+        | Stmt::Call { .. } => false,
+    }
+}
+
+impl Game<'_> {
+    /// Marks the game changed: computed characteristics are read again, and the part of the
+    /// game `what` names is stamped (rule memos that read it are stale).
+    pub(super) fn changed(&mut self, what: Touched) {
+        self.state.generation = self.state.generation.saturating_add(1);
+        let t = self.next_tick();
+        match what {
+            Touched::Card(c) => {
+                self.stamp_card(c, t);
+                if let Some(h) = self.state.cards[c as usize].host {
+                    self.stamp_card(h, t);
+                }
+            }
+            Touched::Move { from, to, host } => {
+                self.stamp_zone(from, t);
+                self.stamp_zone(to, t);
+                if let Some(h) = host {
+                    self.stamp_card(h, t);
+                }
+            }
+            Touched::Zone(k) => self.stamp_zone(k, t),
+            Touched::Moment => self.stamps.moments = t,
+            Touched::Players => self.stamps.players = t,
+            Touched::Everything => self.stamps.everything = t,
+        }
+    }
+
+    /// The clock moved on one change.
+    fn next_tick(&mut self) -> u64 {
+        self.stamps.tick = self.stamps.tick.saturating_add(1);
+        self.stamps.tick
+    }
+
+    fn stamp_card(&mut self, c: CardId, t: u64) {
+        let k = self.state.cards[c as usize].zone;
+        self.stamp_zone(k, t);
+    }
+
+    fn stamp_zone(&mut self, k: ZoneKey, t: u64) {
+        let slot = self.state.slot(k);
+        if let Some(s) = self.stamps.slots.get_mut(slot) {
+            *s = t;
+        } else {
+            // a slot past the table (no game has one): no memo may trust it
+            self.stamps.everything = t;
+        }
+    }
+
+    /// The modifiers continuous abilities produce were derived again and differ from before.
+    pub(super) fn derived_changed(&mut self) {
+        let t = self.next_tick();
+        self.stamps.derived = t;
+    }
+
+    /// Records that the running rule read an expression node (when a rule is recorded).
+    #[inline]
+    pub(super) fn note_read(&mut self, e: &Expr) {
+        let Some(r) = self.reads.as_mut() else {
+            return;
+        };
+        match node_read(e) {
+            NodeRead::Nothing => {}
+            NodeRead::Derived => r.derived = true,
+            NodeRead::Players => r.players = true,
+            NodeRead::PlayersDerived => {
+                r.players = true;
+                r.derived = true;
+            }
+            NodeRead::History => r.history = true,
+            NodeRead::Turn => r.turn = true,
+            NodeRead::Everything => r.everything = true,
+        }
+    }
+
+    /// Records that the running rule reached a statement (when a rule is recorded).
+    #[inline]
+    pub(super) fn note_stmt(&mut self, s: &Stmt) {
+        if let Some(r) = self.reads.as_mut() {
+            if !flow_only(s) {
+                r.everything = true;
+            }
+        }
+    }
+
+    /// Records that the running rule listed the cards of a zone (when a rule is recorded).
+    pub(super) fn note_zone(&mut self, k: ZoneKey) {
+        let slot = self.state.slot(k);
+        let Some(r) = self.reads.as_mut() else {
+            return;
+        };
+        match u16::try_from(slot) {
+            Ok(s) if !r.slots.contains(&s) => r.slots.push(s),
+            Ok(_) => {}
+            Err(_) => r.everything = true,
+        }
+    }
+
+    /// Records that the running rule found cards by a relation (the card set on one, the cards
+    /// set on it): their zones, as if it had listed them (when a rule is recorded).
+    pub(super) fn note_zones_of(&mut self, cards: &[CardId]) {
+        if self.reads.is_none() {
+            return;
+        }
+        for &c in cards {
+            self.note_zone(self.state.cards[c as usize].zone);
+        }
+    }
+
+    /// Where rule `r`'s memo for player `you` sits.
+    fn memo_index(&self, you: Seat, r: usize) -> usize {
+        r.saturating_mul(self.prog.players())
+            .saturating_add(you as usize)
+    }
+
+    fn turn_key(&self) -> (u32, Seat) {
+        (self.state.turn, self.state.active)
+    }
+
+    /// Whether check rule `r`, run for `you`, would change nothing: its last run changed
+    /// nothing and nothing it read changed since.
+    pub(super) fn rule_unchanged(&mut self, you: Seat, r: usize) -> bool {
+        let i = self.memo_index(you, r);
+        let Some(m) = self.rule_memos.get(i).and_then(Option::as_ref) else {
+            return false;
+        };
+        let s = &self.stamps;
+        let same = s.everything <= m.tick
+            && (!m.reads.turn || m.turn == self.turn_key())
+            && (!m.reads.players || s.players <= m.tick)
+            && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
+            && m.reads.slots.iter().all(|&k| {
+                s.slots
+                    .get(usize::from(k))
+                    .is_some_and(|&stamp| stamp <= m.tick)
+            });
+        if !same {
+            return false;
+        }
+        if !m.reads.derived {
+            return true;
+        }
+        // a modifier lasting `while` something holds reads anything: not followed
+        if self.any_while_duration() {
+            return false;
+        }
+        let tick = m.tick;
+        self.refresh();
+        self.stamps.derived <= tick
+    }
+
+    fn any_while_duration(&self) -> bool {
+        let while_ = |u: &Until| matches!(u, Until::While(_));
+        self.state.modifiers.iter().any(|m| while_(&m.until))
+            || self.state.player_keywords.iter().any(|k| while_(&k.until))
+    }
+
+    /// Starts recording check rule `r`'s run for `you` (unless a run is recorded already: a
+    /// check timing inside a rule's run; the outer run is then not remembered).
+    pub(super) fn begin_rule_run(&mut self, you: Seat, r: usize, expected_quiet: bool) {
+        if let Some(outer) = self.reads.as_mut() {
+            outer.everything = true;
+            return;
+        }
+        if self.dry.active {
+            return;
+        }
+        self.reads = Some(Reads::default());
+        self.rule_run = Some(RuleRun {
+            memo: self.memo_index(you, r),
+            depth: self.frames.len(),
+            began: self.rules_key(),
+            expected_quiet,
+        });
+    }
+
+    /// Ends the recorded run if the check timing's frame is on top again: remembers it if it
+    /// changed nothing, forgets the rule's memo otherwise.
+    pub(super) fn end_rule_run(&mut self) {
+        if self
+            .rule_run
+            .as_ref()
+            .is_none_or(|run| run.depth != self.frames.len())
+        {
+            return;
+        }
+        let (Some(run), Some(reads)) = (self.rule_run.take(), self.reads.take()) else {
+            return;
+        };
+        let quiet = self.rules_key() == run.began;
+        if run.expected_quiet {
+            self.verified_skips = self.verified_skips.saturating_add(1);
+        }
+        if run.expected_quiet && !quiet {
+            self.notes.push(format!(
+                "a check rule was to be skipped as unchanged, but its run changed the game (rule memo {})",
+                run.memo
+            ));
+        }
+        let memo = (quiet && !reads.everything).then(|| RuleMemo {
+            reads,
+            tick: self.stamps.tick,
+            turn: self.turn_key(),
+            history: self.state.history.len(),
+        });
+        if let Some(slot) = self.rule_memos.get_mut(run.memo) {
+            *slot = memo;
+        }
+    }
+
+    /// Runs check rules even when their memos say they would change nothing, and notes (in
+    /// [`Game::notes`]) any such run that changed the game: a test of the memos.
+    #[doc(hidden)]
+    pub fn verify_rule_skips(&mut self, on: bool) {
+        self.verify_skips = on;
+    }
+
+    /// How many rule runs the memos would have skipped were checked so far
+    /// ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_rule_skips(&self) -> usize {
+        self.verified_skips
+    }
+}
+
+/// Fresh stamps for a game with `slots` zone slots, and an empty memo per rule and player.
+pub(super) fn fresh(slots: usize, memos: usize) -> (Stamps, Vec<Option<RuleMemo>>) {
+    (
+        Stamps {
+            slots: vec![0; slots],
+            ..Stamps::default()
+        },
+        vec![None; memos],
+    )
+}
