@@ -36,6 +36,10 @@
 //! callgrind, the inclusive instruction counts of the two functions give a ratio that does not
 //! depend on the machine's load.
 
+/// The allocator the `fuda` binary uses (src/main.rs), so the figures are the CLI's.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use fuda::engine::state::{CardState, ModKind, Modifier, StatOp, Until};
 use fuda::engine::{

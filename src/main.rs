@@ -10,6 +10,11 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
+/// mimalloc: games allocate small values at a high rate (about 700 allocations a turn); its
+/// thread-local free lists take about half the instructions of the system allocator (issue 14).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// fuda (札): compile and check card games written in the fuda language.
 #[derive(Parser)]
 #[command(name = "fuda", version, about)]
