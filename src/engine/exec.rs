@@ -314,11 +314,12 @@ impl<'p> Game<'p> {
     /// `move`, `look at` …), naming the expression that named none. Statements the rules run
     /// themselves (no card's ability) stay silent.
     pub(super) fn log_nothing(&mut self, what: &str, cards: &ir::Expr) {
-        if self.source_text().is_none() {
+        if self.ctxs.last().and_then(|c| c.source).is_none() || self.line_unwritten() {
             return;
         }
         let text = format!("nothing to {what}: no card in {}", ir::outline::expr(cards));
-        self.log_line("nothing", text);
+        let source = self.source_text();
+        self.push_log("nothing", text, None, Vec::new(), source);
     }
 
     /// Forgets what players learned of a zone's hidden cards (after a shuffle).

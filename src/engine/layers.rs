@@ -11,13 +11,42 @@ use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
 
 /// What a modifying statement does (see [`Game::modifications`]).
-pub(super) struct Modifications {
+pub(super) struct Modifications<'s> {
     /// The cards it changes.
     pub cards: Vec<CardId>,
     /// The modifier kinds each card gets.
     pub kinds: Vec<ModKind>,
-    /// The log text after a card's name (`: might += 2`, ` gets swift`).
-    pub text: String,
+    /// The log text after a card's name.
+    pub text: ModText<'s>,
+}
+
+/// The log text after a card's name a modifying statement writes (`: might += 2`,
+/// ` gets swift`), formatted only when a line is written (continuous abilities read the same
+/// statements and write none).
+pub(super) enum ModText<'s> {
+    /// `: stat op value`.
+    Stat {
+        stat: &'s str,
+        op: &'s str,
+        value: Value,
+    },
+    /// ` gets keyword`.
+    Gets(&'s str),
+    /// ` loses keyword`.
+    Loses(&'s str),
+    /// `'s text is negated`.
+    TextNegated,
+}
+
+impl std::fmt::Display for ModText<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ModText::Stat { stat, op, value } => write!(f, ": {stat} {op} {}", show(value)),
+            ModText::Gets(k) => write!(f, " gets {k}"),
+            ModText::Loses(k) => write!(f, " loses {k}"),
+            ModText::TextNegated => f.write_str("'s text is negated"),
+        }
+    }
 }
 
 /// Modifiers produced by continuous abilities, and computed stats, for one generation.
@@ -188,10 +217,10 @@ impl<'p> Game<'p> {
     /// What a modifying statement does — a stat change, `grant`, `remove`, `negate … text` —
     /// read now: the cards it changes, the modifier kinds each gets, and the log text after the
     /// card's name. `None` for any other statement (and for a keyword the game lacks).
-    pub(super) fn modifications(
+    pub(super) fn modifications<'s>(
         &mut self,
-        s: &Stmt,
-    ) -> Result<Option<Modifications>, Box<Request>> {
+        s: &'s Stmt,
+    ) -> Result<Option<Modifications<'s>>, Box<Request>> {
         Ok(Some(match s {
             Stmt::Modify {
                 cards,
@@ -209,7 +238,11 @@ impl<'p> Game<'p> {
                 Modifications {
                     cards: self.cards_of(&targets),
                     kinds: self.stat_mods(stat, layer, op, &v),
-                    text: format!(": {} {} {}", Program::short(stat), op, show(&v)),
+                    text: ModText::Stat {
+                        stat: Program::short(stat),
+                        op,
+                        value: v,
+                    },
                 }
             }
             Stmt::Grant {
@@ -229,7 +262,7 @@ impl<'p> Game<'p> {
                 Modifications {
                     cards: self.cards_of(&targets),
                     kinds: vec![ModKind::Grant(k, vals)],
-                    text: format!(" gets {}", Program::short(keyword)),
+                    text: ModText::Gets(Program::short(keyword)),
                 }
             }
             Stmt::RemoveKeyword { keyword, cards, .. } => {
@@ -240,7 +273,7 @@ impl<'p> Game<'p> {
                 Modifications {
                     cards: self.cards_of(&targets),
                     kinds: vec![ModKind::Remove(k)],
-                    text: format!(" loses {}", Program::short(keyword)),
+                    text: ModText::Loses(Program::short(keyword)),
                 }
             }
             Stmt::Negate {
@@ -253,7 +286,7 @@ impl<'p> Game<'p> {
                 Modifications {
                     cards: self.cards_of(&targets),
                     kinds: vec![ModKind::NegateText(*include_unnegatable)],
-                    text: "'s text is negated".into(),
+                    text: ModText::TextNegated,
                 }
             }
             _ => return Ok(None),

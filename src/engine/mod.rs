@@ -1085,6 +1085,9 @@ impl<'p> Game<'p> {
     /// Logs a line that names no card (every line naming a card goes through
     /// [`Game::log_cards`] or [`Game::log_named`]).
     fn log_line(&mut self, kind: &'static str, text: String) {
+        if self.line_unwritten() {
+            return;
+        }
         let source = self.source_text();
         self.push_log(kind, text, None, Vec::new(), source);
     }
@@ -1114,6 +1117,9 @@ impl<'p> Game<'p> {
         cards: &[CardId],
         line: impl Fn(&[String]) -> String,
     ) {
+        if self.line_unwritten() {
+            return;
+        }
         let tags: Vec<(CardId, u32)> = cards.iter().map(|c| (*c, self.seers(*c))).collect();
         let source = self.source_text();
         self.log_tagged(kind, tags, &line, source);
@@ -1128,8 +1134,7 @@ impl<'p> Game<'p> {
         line: &dyn Fn(&[String]) -> String,
         source: Option<String>,
     ) {
-        if !self.logging {
-            self.unlogged = self.unlogged.saturating_add(1);
+        if self.line_unwritten() {
             return;
         }
         let all = everyone(self.prog.players());
@@ -1174,14 +1179,23 @@ impl<'p> Game<'p> {
         aref: AbilityRef,
         line: impl Fn(&str) -> String,
     ) {
-        if !self.logging {
-            self.unlogged = self.unlogged.saturating_add(1);
+        if self.line_unwritten() {
             return;
         }
         let (def, i) = aref;
         let source = format!("cards/{}/abilities/{}", self.prog.cards[def as usize].id, i);
         let tags = vec![(c, self.seers(c))];
         self.log_tagged(kind, tags, &|n| line(&n[0]), Some(source));
+    }
+
+    /// With the log off: counts the line a caller is about to write (its sequence number is
+    /// taken) and says so, so that the caller builds nothing of it.
+    fn line_unwritten(&mut self) -> bool {
+        if self.logging {
+            return false;
+        }
+        self.unlogged = self.unlogged.saturating_add(1);
+        true
     }
 
     fn push_log(
@@ -1192,8 +1206,7 @@ impl<'p> Game<'p> {
         cards: Vec<(CardId, u32)>,
         source: Option<String>,
     ) {
-        if !self.logging {
-            self.unlogged = self.unlogged.saturating_add(1);
+        if self.line_unwritten() {
             return;
         }
         let all = everyone(self.prog.players());
@@ -1212,6 +1225,9 @@ impl<'p> Game<'p> {
     }
 
     fn log_choice(&mut self, r: &Request, a: &Answer) {
+        if self.line_unwritten() {
+            return;
+        }
         let what = match a {
             Answer::Pick(i) => r
                 .options

@@ -272,6 +272,9 @@ impl<'p> Game<'p> {
         seen_before: u32,
         left: Option<&str>,
     ) {
+        if self.line_unwritten() {
+            return;
+        }
         let taken = self.state.cards[c as usize].slot.clone();
         let tags = vec![(c, seen_before | self.seers(c))];
         let source = self.source_text();
