@@ -319,7 +319,7 @@ pub struct Game<'p> {
     /// Per event, the cards whose definitions answer it, for this many cards
     /// (`triggers::listeners_of`).
     listeners: (usize, Vec<Rc<[CardId]>>),
-    /// Which cards have cards set on them, for one generation.
+    /// Which cards have cards set on them, as of a hosts stamp (`rule_memo::Stamps`).
     hosts: (Option<u64>, Rc<[bool]>),
     /// Zones an effect looked through whole, to shuffle when it ends (`shuffle_when_seen`).
     seen: Vec<ZoneKey>,
@@ -588,14 +588,14 @@ impl<'p> Game<'p> {
     /// Per card, whether cards are set on it (see [`Game::is_host`]); shared, so that a scan
     /// of every card reads it without a call per card.
     fn hosts_now(&mut self) -> Rc<[bool]> {
-        if self.hosts.0 != Some(self.state.generation) {
+        if self.hosts.0 != Some(self.stamps.hosts) {
             let mut v = vec![false; self.state.cards.len()];
             for x in &self.state.cards {
                 if let Some(h) = x.host {
                     v[h as usize] = true;
                 }
             }
-            self.hosts = (Some(self.state.generation), v.into());
+            self.hosts = (Some(self.stamps.hosts), v.into());
         }
         Rc::clone(&self.hosts.1)
     }

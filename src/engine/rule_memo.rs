@@ -35,6 +35,8 @@ pub(super) struct Stamps {
     derived: u64,
     /// The moments reached (what `happened … since` counts from).
     moments: u64,
+    /// Which cards are set on which (`Game::hosts_now` is cached by it).
+    pub(super) hosts: u64,
     /// Anything else (durations ending, zone aliases, cancellations…): every memo is stale.
     everything: u64,
 }
@@ -254,12 +256,17 @@ impl Game<'_> {
                 self.stamp_zone(to, t);
                 if let Some(h) = host {
                     self.stamp_card(h, t);
+                    self.stamps.hosts = t;
                 }
             }
             Touched::Zone(k) => self.stamp_zone(k, t),
             Touched::Moment => self.stamps.moments = t,
             Touched::Players => self.stamps.players = t,
-            Touched::Everything => self.stamps.everything = t,
+            Touched::Everything => {
+                // attaching, and a host's leaving, touch everything
+                self.stamps.everything = t;
+                self.stamps.hosts = t;
+            }
         }
     }
 
