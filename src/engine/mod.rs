@@ -355,8 +355,9 @@ pub struct Game<'p> {
     stamps: rule_memo::Stamps,
     /// Per check rule and player: its last run, if it changed nothing, and what it read.
     rule_memos: Vec<Option<rule_memo::RuleMemo>>,
-    /// The check rule's run being recorded, and what it read so far.
+    /// The check rule's run being recorded.
     rule_run: Option<rule_memo::RuleRun>,
+    /// What the recorded run read so far (`None`: no run is recorded).
     reads: Option<rule_memo::Reads>,
     /// Check rules run even when their memos say they would change nothing, and checked
     /// (`Game::verify_rule_skips`).
