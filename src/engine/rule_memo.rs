@@ -5,17 +5,17 @@
 //! to do. While a rule runs, the engine records what it reads, coarsely: the zones whose cards
 //! it listed (the cards' states, counters, stats and other attributes go with their zone), the
 //! players' counters and keywords, the values continuous effects and one-shot modifiers give
-//! (stats, keywords, abilities), the event history. A run that changed nothing is remembered
-//! with what it read; the next time the rule would run for that player, it is skipped when none
-//! of that changed since (the turn, the turn player, the phase and the ability uses too): it
-//! would read the same things and change nothing again.
+//! (stats, keywords, abilities), the event history and the moments reached, the turn and the
+//! turn player. A run that changed nothing is remembered with what it read; the next time the
+//! rule would run for that player, it is skipped when none of that changed since: it would read
+//! the same things and change nothing again.
 //!
-//! Every change to the game says what it changed ([`Touched`]): the zone of the card it changed
-//! (and of the card it is set on), both zones of a move, the players, or everything. Reading
-//! anything the recording does not understand (a choice, a random pick, an ability's uses, a
-//! slot, an event's parameters…) or running any statement other
-//! than `let`, `if`, `for each`, `repeat` and `while` makes the run unskippable; the two
-//! classifications are exhaustive matches, so a new expression or statement must be placed.
+//! Every change to the game says what it touched ([`Touched`]): the zone of the card it changed
+//! (and of the card it is set on), both zones of a move, a zone's order, a moment, the players,
+//! or everything. Reading anything the recording does not follow (a choice, a random pick, an
+//! ability's uses, a slot, an event's parameters…) or running any statement other than `let`,
+//! `if`, `for each`, `repeat` and `while` makes the run unskippable; the two classifications are
+//! exhaustive matches, so a new expression or statement must be placed.
 
 use super::state::{CardId, Seat, Until, ZoneKey};
 use super::Game;
