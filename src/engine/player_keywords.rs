@@ -5,6 +5,7 @@
 
 use super::agent::Request;
 use super::program::Program;
+use super::rule_memo::Touched;
 use super::state::{shown, PlayerKeyword, Seat, Until, Value};
 use super::Game;
 use crate::ir::{Expr, Id};
@@ -83,7 +84,7 @@ impl Game<'_> {
                 self.log_line("modify", format!("p{} loses {name}", shown(p)));
             }
         }
-        self.changed(super::rule_memo::Touched::Players);
+        self.changed(Touched::Players);
     }
 
     /// A continuous ability's `grant`/`remove` of a player keyword, while it applies.

@@ -5,6 +5,7 @@ use crate::engine::agent::Request;
 use crate::engine::interrupts::Change;
 use crate::engine::moves::MoveSpec;
 use crate::engine::program::Program;
+use crate::engine::rule_memo::Touched;
 use crate::engine::state::{shown, Alias, CardId, TreatAs, Until, Value, ZoneKey};
 use crate::engine::{Frames, Game};
 use crate::ir::{Duration, Expr, Face, Id, Position};
@@ -97,7 +98,7 @@ impl<'p> Game<'p> {
                 let ts = self.state.tick();
                 self.state.cards[c as usize].entered = ts;
                 // the card it was set on before, if any, loses what it carried
-                self.changed(super::super::rule_memo::Touched::Everything);
+                self.changed(Touched::Everything);
                 self.log_cards("attach", &[c, h], |n| {
                     format!("{} is set on {}", n[0], n[1])
                 });
@@ -158,7 +159,7 @@ impl<'p> Game<'p> {
     pub(in crate::engine) fn clear_state(&mut self, c: CardId, si: u16, state: &str) {
         if self.state.in_state(c, si) {
             self.state.cards[c as usize].states &= !(1u64 << si);
-            self.changed(super::super::rule_memo::Touched::Card(c));
+            self.changed(Touched::Card(c));
             let state = Program::short(state);
             self.log_cards("state", &[c], |n| format!("{} is no longer {state}", n[0]));
         }
@@ -209,7 +210,7 @@ impl<'p> Game<'p> {
         }
         self.state.zones[slot_to].extend(cards);
         self.state.aliases.push(Alias { from, to, until });
-        self.changed(super::super::rule_memo::Touched::Everything);
+        self.changed(Touched::Everything);
         let zone = |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
         let text = format!(
             "p{}'s {} becomes {}",
@@ -240,7 +241,7 @@ impl<'p> Game<'p> {
                 None => !cs.face_up,
             };
             let up = cs.face_up;
-            self.changed(super::super::rule_memo::Touched::Card(c));
+            self.changed(Touched::Card(c));
             // named to whoever saw it on either side of the turn
             let tags = vec![(c, seen_before | self.seers(c))];
             let face = if up { "up" } else { "down" };
@@ -272,7 +273,7 @@ impl<'p> Game<'p> {
                 card_type: card_type.clone(),
                 fields: vals.clone(),
             });
-            self.changed(super::super::rule_memo::Touched::Card(c));
+            self.changed(Touched::Card(c));
             let ty = Program::short(card_type);
             self.log_cards("treat", &[c], |n| format!("{} is treated as {ty}", n[0]));
         }

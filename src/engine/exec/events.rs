@@ -3,6 +3,7 @@
 use super::{cards_named, show_card};
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
+use crate::engine::rule_memo::Touched;
 use crate::engine::state::{everyone, shown, CardId, Value};
 use crate::engine::{EventData, Game};
 use crate::ir::{Expr, Id};
@@ -74,7 +75,7 @@ impl Game<'_> {
                     && (subj == Value::Absent || p.event.args.first() == Some(&subj)))
             });
             self.state.cancelled.push((e, subj.clone()));
-            self.changed(super::super::rule_memo::Touched::Everything);
+            self.changed(Touched::Everything);
             let event = Program::short(event);
             let cards = cards_named(&subj);
             let all = everyone(self.prog.players());

@@ -4,6 +4,7 @@
 use crate::engine::agent::Request;
 use crate::engine::interrupts::{Change, CounterChange, Subject};
 use crate::engine::program::Program;
+use crate::engine::rule_memo::Touched;
 use crate::engine::state::{shown, ModKind, Until, Value};
 use crate::engine::{Frame, Frames, Game};
 use crate::ir::{Duration, Expr, Id, NegateScope, Stmt};
@@ -31,7 +32,7 @@ impl<'p> Game<'p> {
                 let x = self.modifier(c, kind.clone(), until.clone(), ts);
                 self.state.modifiers.push(x);
             }
-            self.changed(super::super::rule_memo::Touched::Card(c));
+            self.changed(Touched::Card(c));
             self.log_cards("modify", &[c], |n| format!("{}{}", n[0], m.text));
         }
         Ok(())
@@ -98,8 +99,8 @@ impl<'p> Game<'p> {
         };
         let now = *x;
         self.changed(match c.subject {
-            Subject::Player(_) => super::super::rule_memo::Touched::Players,
-            Subject::Card(card) => super::super::rule_memo::Touched::Card(card),
+            Subject::Player(_) => Touched::Players,
+            Subject::Card(card) => Touched::Card(card),
         });
         let short = Program::short(c.id);
         let line = |n: &str| format!("{n}: {short} {op} {v} (now {now})");
@@ -161,7 +162,7 @@ impl<'p> Game<'p> {
                 }
                 NegateScope::Effect => self.negate_effect(c, duration, &until),
             }
-            self.changed(super::super::rule_memo::Touched::Card(c));
+            self.changed(Touched::Card(c));
             let what = if scope == NegateScope::Text {
                 "text"
             } else {
