@@ -246,7 +246,7 @@ impl<'p> Game<'p> {
                 _ => Seats::new(),
             },
         };
-        if self.reads.is_some() {
+        if self.rule_run.is_some() {
             for &o in &owners {
                 self.note_zone(ZoneKey { zone: z, owner: o });
             }

@@ -78,7 +78,7 @@ impl<'p> Game<'p> {
         self.deriving = true;
         // what continuous abilities read is not what a check rule reads: their results are
         // compared instead
-        let recording = self.reads.take();
+        let recording = self.rule_run.take();
         let players_before = std::mem::take(&mut self.derived.players);
         let mut mods = self.derive_pass(&[]);
         // a continuous `negate … effect`: the effects of those cards' abilities are negated,
@@ -104,7 +104,7 @@ impl<'p> Game<'p> {
             mods = self.derive_pass(&negated);
         }
         self.deriving = false;
-        self.reads = recording;
+        self.rule_run = recording;
         if mods != self.derived.mods || players_before != self.derived.players {
             self.derived_changed();
         }

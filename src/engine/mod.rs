@@ -355,10 +355,8 @@ pub struct Game<'p> {
     stamps: rule_memo::Stamps,
     /// Per check rule and player: its last run, if it changed nothing, and what it read.
     rule_memos: Vec<Option<rule_memo::RuleMemo>>,
-    /// The check rule's run being recorded.
+    /// The check rule's run being recorded, with what it read so far (`None`: no run is).
     rule_run: Option<rule_memo::RuleRun>,
-    /// What the recorded run read so far (`None`: no run is recorded).
-    reads: Option<rule_memo::Reads>,
     /// Check rules run even when their memos say they would change nothing, and checked
     /// (`Game::verify_rule_skips`).
     verify_skips: bool,
@@ -511,7 +509,6 @@ impl<'p> Game<'p> {
             stamps,
             rule_memos,
             rule_run: None,
-            reads: None,
             verify_skips: false,
             verified_skips: 0,
         }

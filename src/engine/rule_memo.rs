@@ -92,7 +92,7 @@ pub(super) struct RuleMemo {
     history: usize,
 }
 
-/// A check rule running now, recorded: whose run, and the game as it began.
+/// A check rule running now, recorded: whose run, the game as it began, what it read so far.
 #[derive(Debug, Clone)]
 pub(super) struct RuleRun {
     /// Index into the rule memos.
@@ -103,6 +103,7 @@ pub(super) struct RuleRun {
     began: super::triggers::RulesKey,
     /// A run made though its memo said it would change nothing (`verify_rule_skips`).
     expected_quiet: bool,
+    reads: Reads,
 }
 
 /// What reading one expression node reads of the game, besides its operands (read as nodes
@@ -297,10 +298,15 @@ impl Game<'_> {
         self.stamps.derived = t;
     }
 
+    /// What the recorded rule's run read so far, if a run is recorded.
+    fn recorded_reads(&mut self) -> Option<&mut Reads> {
+        self.rule_run.as_mut().map(|run| &mut run.reads)
+    }
+
     /// Records that the running rule read an expression node (when a rule is recorded).
     #[inline]
     pub(super) fn note_read(&mut self, e: &Expr) {
-        let Some(r) = self.reads.as_mut() else {
+        let Some(r) = self.recorded_reads() else {
             return;
         };
         match node_read(e) {
@@ -320,7 +326,7 @@ impl Game<'_> {
     /// Records that the running rule reached a statement (when a rule is recorded).
     #[inline]
     pub(super) fn note_stmt(&mut self, s: &Stmt) {
-        if let Some(r) = self.reads.as_mut() {
+        if let Some(r) = self.recorded_reads() {
             if !flow_only(s) {
                 r.everything = true;
             }
@@ -330,7 +336,7 @@ impl Game<'_> {
     /// Records that the running rule listed the cards of a zone (when a rule is recorded).
     pub(super) fn note_zone(&mut self, k: ZoneKey) {
         let slot = self.state.slot(k);
-        let Some(r) = self.reads.as_mut() else {
+        let Some(r) = self.recorded_reads() else {
             return;
         };
         match u16::try_from(slot) {
@@ -343,7 +349,7 @@ impl Game<'_> {
     /// Records that the running rule found cards by a relation (the card set on one, the cards
     /// set on it): their zones, as if it had listed them (when a rule is recorded).
     pub(super) fn note_zones_of(&mut self, cards: &[CardId]) {
-        if self.reads.is_none() {
+        if self.rule_run.is_none() {
             return;
         }
         for &c in cards {
@@ -402,19 +408,19 @@ impl Game<'_> {
     /// Starts recording check rule `r`'s run for `you` (unless a run is recorded already: a
     /// check timing inside a rule's run; the outer run is then not remembered).
     pub(super) fn begin_rule_run(&mut self, you: Seat, r: usize, expected_quiet: bool) {
-        if let Some(outer) = self.reads.as_mut() {
+        if let Some(outer) = self.recorded_reads() {
             outer.everything = true;
             return;
         }
         if self.dry.active {
             return;
         }
-        self.reads = Some(Reads::default());
         self.rule_run = Some(RuleRun {
             memo: self.memo_index(you, r),
             depth: self.frames.len(),
             began: self.rules_key(),
             expected_quiet,
+            reads: Reads::default(),
         });
     }
 
@@ -428,7 +434,7 @@ impl Game<'_> {
         {
             return;
         }
-        let (Some(run), Some(reads)) = (self.rule_run.take(), self.reads.take()) else {
+        let Some(run) = self.rule_run.take() else {
             return;
         };
         let quiet = self.rules_key() == run.began;
@@ -441,8 +447,8 @@ impl Game<'_> {
                 run.memo
             ));
         }
-        let memo = (quiet && !reads.everything).then(|| RuleMemo {
-            reads,
+        let memo = (quiet && !run.reads.everything).then(|| RuleMemo {
+            reads: run.reads,
             tick: self.stamps.tick,
             turn: self.turn_key(),
             history: self.state.history.len(),
