@@ -5,8 +5,11 @@
 //! card, card sets and choices (`choice.rs`), arithmetic — each have their own methods.
 
 mod choice;
+mod invariant;
 mod random;
 mod typed;
+
+pub(super) use invariant::Split;
 
 use super::agent::Request;
 use super::program::Program;

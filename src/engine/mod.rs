@@ -295,6 +295,9 @@ pub struct Game<'p> {
     ctxs: Vec<Ctx>,
     vars: Vec<(&'p str, Value)>,
     its: Vec<CardId>,
+    /// Per ruleset action, its `if` split into what is read once per offers and what is read
+    /// per candidate (`eval::Split`), once split.
+    action_splits: Vec<Option<Rc<eval::Split<'p>>>>,
     /// Emptied card lists to fill again (`Game::pooled_cards_of`).
     card_pool: CardPool,
     /// The candidate slots of the slot choices whose conditions are being read, innermost last.
@@ -476,6 +479,7 @@ impl<'p> Game<'p> {
             ctxs: Vec::new(),
             vars: Vec::new(),
             its: Vec::new(),
+            action_splits: Vec::new(),
             card_pool: CardPool::default(),
             slot_its: Vec::new(),
             answers: Vec::new(),

@@ -4,7 +4,9 @@ use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::AbilityRef;
 use super::program::Program;
 use super::state::{card_id, next_seat, shown, CardId, Seat, Value};
+use super::eval::Split;
 use super::{Frame, Game, Offer, OffersKey};
+use std::rc::Rc;
 use crate::ir::{self, Id, WindowEntry};
 
 impl<'p> Game<'p> {
@@ -225,14 +227,32 @@ impl<'p> Game<'p> {
         self.push_ctx(seat, None, None, None);
         match (&a.var, &a.candidates) {
             (Some(var), Some(cands)) => {
-                let cards = self
+                let mut cards = self
                     .eval(cands)
                     .map(|v| self.cards_of(&v))
                     .unwrap_or_default();
+                // the conjuncts of the `if` that do not read the candidate are read once
+                let split = match &a.condition {
+                    Some(cond) if cards.len() > 1 => {
+                        let split = self.action_split(ai, cond, var);
+                        if !split.fixed.iter().all(|&c| self.holds(c)) {
+                            cards.clear();
+                        }
+                        let sides = self.read_sides(&split);
+                        Some((split, sides))
+                    }
+                    _ => None,
+                };
                 let mut seen_defs: Vec<(u32, u64)> = Vec::new();
                 for c in cards {
                     self.vars.push((var.as_str(), Value::Card(c)));
-                    let ok = self.holds_or_true(a.condition.as_ref());
+                    let ok = match &split {
+                        Some((split, sides)) => split
+                            .per_value
+                            .iter()
+                            .all(|c| self.conjunct_holds(c, sides)),
+                        None => self.holds_or_true(a.condition.as_ref()),
+                    };
                     self.vars.pop();
                     if ok {
                         // identical cards in the same situation are one offer
@@ -262,6 +282,18 @@ impl<'p> Game<'p> {
             }
         }
         self.pop_ctx_now();
+    }
+
+    /// Action `ai`'s `if`, split for its loop over its candidate `var` (split on the action's
+    /// first offers with more than one candidate).
+    fn action_split(&mut self, ai: u16, condition: &'p ir::Expr, var: &str) -> Rc<Split<'p>> {
+        let i = usize::from(ai);
+        if self.action_splits.len() <= i {
+            self.action_splits.resize(i.saturating_add(1), None);
+        }
+        self.action_splits[i]
+            .get_or_insert_with(|| Rc::new(Split::of(condition, var)))
+            .clone()
     }
 
     /// Whether an optional condition holds (no condition: it does).

@@ -1601,6 +1601,142 @@ pub enum Expr {
     List(Vec<Expr>),
 }
 
+impl Expr {
+    /// Calls `f` with each direct sub-expression, in field order. Every form is listed (an
+    /// exhaustive match), so a new form must say what it holds.
+    pub fn each_child<'e>(&'e self, f: &mut impl FnMut(&'e Expr)) {
+        match self {
+            Expr::Int(_)
+            | Expr::Text(_)
+            | Expr::Bool(_)
+            | Expr::Pair(_)
+            | Expr::This
+            | Expr::It
+            | Expr::You
+            | Expr::Opponent
+            | Expr::EachPlayer
+            | Expr::Var(_)
+            | Expr::EventParam(_)
+            | Expr::SlotCandidate(_)
+            | Expr::TurnNumber
+            | Expr::DeckFormat
+            | Expr::Declare(_)
+            | Expr::Candidate(_)
+            | Expr::RandomPlayer => {}
+            Expr::Zone { owner, .. } => {
+                if let Some(o) = owner {
+                    f(o);
+                }
+            }
+            Expr::Stat { of, .. }
+            | Expr::Counter { of, .. }
+            | Expr::Field { of, .. }
+            | Expr::Related { of, .. }
+            | Expr::Printed { of, .. }
+            | Expr::Modified { of, .. } => f(of),
+            Expr::SlotOf(x)
+            | Expr::Count(x)
+            | Expr::Owner(x)
+            | Expr::Controller(x)
+            | Expr::OpponentOf(x)
+            | Expr::Not(x)
+            | Expr::Neg(x)
+            | Expr::IsTurnPlayer(x)
+            | Expr::EffectNegated(x)
+            | Expr::Attached(x)
+            | Expr::Host(x) => f(x),
+            Expr::HasKeyword { card, .. }
+            | Expr::HasAbility { card, .. }
+            | Expr::HasAttribute { card, .. }
+            | Expr::KeywordValue { card, .. }
+            | Expr::FaceIs { card, .. }
+            | Expr::Usable { card, .. }
+            | Expr::InState { card, .. }
+            | Expr::OfType { card, .. } => f(card),
+            Expr::Cancelled { subject, .. } => f(subject),
+            Expr::PlayerHas { player, .. } => f(player),
+            Expr::IsKind { value, .. } => f(value),
+            Expr::Distinct { cards, .. } => f(cards),
+            Expr::AtSlot { cards, slot } => {
+                f(cards);
+                f(slot);
+            }
+            Expr::ChooseSlot {
+                chooser,
+                zone,
+                within,
+                condition,
+                ..
+            } => {
+                f(chooser);
+                f(zone);
+                if let Some(w) = within {
+                    f(w);
+                }
+                if let Some(c) = condition {
+                    f(c);
+                }
+            }
+            Expr::Min(a, b) | Expr::Max(a, b) | Expr::Coalesce(a, b) | Expr::SameCard(a, b) => {
+                f(a);
+                f(b);
+            }
+            Expr::Binary { lhs, rhs, .. } => {
+                f(lhs);
+                f(rhs);
+            }
+            Expr::Contains { haystack, needle } => {
+                f(haystack);
+                f(needle);
+            }
+            Expr::Happened { pattern, .. } => {
+                for w in pattern.when.values() {
+                    f(w);
+                }
+            }
+            Expr::Total { key, cards } | Expr::Extreme { key, cards, .. } => {
+                f(cards);
+                f(key);
+            }
+            Expr::Filter { cards, condition } => {
+                f(cards);
+                f(condition);
+            }
+            Expr::TopOf { count, zone, .. } => {
+                f(count);
+                f(zone);
+            }
+            Expr::Choose {
+                chooser,
+                min,
+                max,
+                from,
+                ..
+            } => {
+                f(chooser);
+                f(min);
+                if let Some(m) = max {
+                    f(m);
+                }
+                f(from);
+            }
+            Expr::RandomCards { count, from } => {
+                f(count);
+                f(from);
+            }
+            Expr::RandomNumber { low, high } => {
+                f(low);
+                f(high);
+            }
+            Expr::List(items) => {
+                for x in items {
+                    f(x);
+                }
+            }
+        }
+    }
+}
+
 /// The three kinds of choices.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
