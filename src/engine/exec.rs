@@ -330,20 +330,31 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// A short description of a body for prompts.
-    pub(super) fn describe(&self, body: &[Stmt]) -> String {
-        let mut out = String::new();
-        crate::ir::outline::outline_stmts(&mut out, body);
-        let all: Vec<&str> = out
-            .lines()
-            .map(str::trim)
-            .filter(|l| !l.is_empty())
-            .collect();
-        let text = all.join("; ");
-        match text.char_indices().nth(120) {
-            Some((cut, _)) => format!("{}…", &text[..cut]),
-            None => text,
+    /// A short description of a body of the program for prompts, described once.
+    pub(super) fn describe(&self, body: &'p [Stmt]) -> String {
+        let key = body.as_ptr() as usize;
+        if let Some(text) = self.described.borrow().get(&key) {
+            return text.clone();
         }
+        let text = describe_body(body);
+        self.described.borrow_mut().insert(key, text.clone());
+        text
+    }
+}
+
+/// A short description of a body: its outline on one line, cut at 120 characters.
+fn describe_body(body: &[Stmt]) -> String {
+    let mut out = String::new();
+    crate::ir::outline::outline_stmts(&mut out, body);
+    let all: Vec<&str> = out
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect();
+    let text = all.join("; ");
+    match text.char_indices().nth(120) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text,
     }
 }
 

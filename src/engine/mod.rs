@@ -58,6 +58,8 @@ use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use state::{CardState, PlayerState};
+use rustc_hash::FxHashMap as HashMap;
+use std::cell::RefCell;
 use std::rc::Rc;
 
 /// The generator stream of random picks (`random …`): shuffles use stream 0 and each seat's
@@ -324,6 +326,9 @@ pub struct Game<'p> {
     listeners: (usize, Vec<Rc<[CardId]>>),
     /// Which cards have cards set on them, as of a hosts stamp (`rule_memo::Stamps`).
     hosts: (Option<u64>, Rc<[bool]>),
+    /// The prompt texts of bodies described so far (`Game::describe`), by the body's address
+    /// in the program: they depend on the program alone, so clones of a game share them.
+    described: Rc<RefCell<HashMap<usize, String>>>,
     /// Zones an effect looked through whole, to shuffle when it ends (`shuffle_when_seen`).
     seen: Vec<ZoneKey>,
     /// Declarations made by the statement running (emitted once it completes).
@@ -502,6 +507,7 @@ impl<'p> Game<'p> {
             seen: Vec::new(),
             declared: Vec::new(),
             hosts: (None, Rc::from(Vec::new())),
+            described: Rc::default(),
             listeners: (usize::MAX, Vec::new()),
             norm_cache: Default::default(),
             interrupts_seen: 0,
