@@ -59,7 +59,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use state::{CardState, PlayerState};
 use rustc_hash::FxHashMap as HashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 /// The generator stream of random picks (`random …`): shuffles use stream 0 and each seat's
@@ -313,6 +313,12 @@ pub struct Game<'p> {
     /// The stream of random picks (`random …`): apart from the shuffles', so a game that makes
     /// none shuffles as before.
     random: ChaCha8Rng,
+    /// How many times either random stream was handed out to draw from
+    /// ([`Game::shuffle_stream`], [`Game::pick_stream`]).
+    stream_uses: u64,
+    /// Where the two streams stood (`get_word_pos`) at a number of `stream_uses`: read again
+    /// only after a draw, as reading it costs more than a check rule's run skipped.
+    stream_pos: Cell<(u64, u128, u128)>,
     steps: u64,
     max_steps: u64,
     /// The deck format the game is played in (`deck_format()`).
@@ -494,6 +500,8 @@ impl<'p> Game<'p> {
             log: Vec::new(),
             rng,
             random,
+            stream_uses: 0,
+            stream_pos: Cell::new((u64::MAX, 0, 0)),
             steps: 0,
             max_steps: options.max_steps,
             deck_format: options.deck_format.clone(),
@@ -1302,11 +1310,34 @@ impl<'p> Game<'p> {
         self.ask_with(|_| req)
     }
 
+    /// The stream shuffles draw from, counted as used.
+    fn shuffle_stream(&mut self) -> &mut ChaCha8Rng {
+        self.stream_uses = self.stream_uses.wrapping_add(1);
+        &mut self.rng
+    }
+
+    /// The stream random picks (`random …`) draw from, counted as used.
+    fn pick_stream(&mut self) -> &mut ChaCha8Rng {
+        self.stream_uses = self.stream_uses.wrapping_add(1);
+        &mut self.random
+    }
+
+    /// Where the shuffle and pick streams stand (their word positions).
+    fn stream_positions(&self) -> (u128, u128) {
+        let (uses, shuffles, picks) = self.stream_pos.get();
+        if uses == self.stream_uses {
+            return (shuffles, picks);
+        }
+        let now = (self.rng.get_word_pos(), self.random.get_word_pos());
+        self.stream_pos.set((self.stream_uses, now.0, now.1));
+        now
+    }
+
     /// Shuffles a zone with the game's shuffle stream.
     fn shuffle_zone(&mut self, k: ZoneKey) {
         let slot = self.state.slot(k);
         let mut cards = std::mem::take(&mut self.state.zones[slot]);
-        cards.shuffle(&mut self.rng);
+        cards.shuffle(self.shuffle_stream());
         self.state.zones[slot] = cards;
         self.changed(rule_memo::Touched::Zone(k));
         let z = Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id).to_string();

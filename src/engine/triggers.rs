@@ -131,6 +131,7 @@ impl<'p> Game<'p> {
     /// which the generation covers, and everything it can do without changing that state:
     /// a round that begins where a round that did nothing began would do nothing either.
     pub(super) fn rules_key(&self) -> RulesKey {
+        let (shuffles, randoms) = self.stream_positions();
         RulesKey {
             reads: RulesReads {
                 generation: self.state.generation,
@@ -143,8 +144,8 @@ impl<'p> Game<'p> {
             log: self.lines_logged(),
             clock: self.state.clock,
             asked: self.asked,
-            shuffles: self.rng.get_word_pos(),
-            randoms: self.random.get_word_pos(),
+            shuffles,
+            randoms,
         }
     }
 

@@ -43,7 +43,7 @@ impl Game<'_> {
             let (a, fresh) = self.random_answer(|g| {
                 let mut idx: Vec<usize> = (0..len).collect();
                 for i in 0..n {
-                    let j = g.random.random_range(i..len);
+                    let j = g.pick_stream().random_range(i..len);
                     idx.swap(i, j);
                 }
                 idx.truncate(n);
@@ -73,7 +73,7 @@ impl Game<'_> {
             // a payability check draws nothing
             return Value::Player(0);
         }
-        let (a, fresh) = self.random_answer(|g| Answer::Pick(g.random.random_range(0..n.max(1))));
+        let (a, fresh) = self.random_answer(|g| Answer::Pick(g.pick_stream().random_range(0..n.max(1))));
         let p = match a {
             Answer::Pick(i) => seat(i.min(n.saturating_sub(1))),
             _ => 0,
@@ -95,7 +95,7 @@ impl Game<'_> {
             return Ok(Value::Int(lo));
         }
         let (a, fresh) = self.random_answer(|g| {
-            let k = g.random.random_range(lo..=hi);
+            let k = g.pick_stream().random_range(lo..=hi);
             Answer::Text(k.to_string())
         });
         let k = match a {

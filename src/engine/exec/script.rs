@@ -74,7 +74,7 @@ impl<'p> Game<'p> {
                 return Ok(Frames::new());
             }
             picks = picks.saturating_add(1);
-            let k = self.random.random_range(lo..=hi);
+            let k = self.pick_stream().random_range(lo..=hi);
             self.answers.push(Answer::Text(k.to_string()));
             self.log_line("random", format!("random pick: {k} (from {lo} to {hi})"));
         };
