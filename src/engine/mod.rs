@@ -598,12 +598,19 @@ impl<'p> Game<'p> {
     /// Whether cards are set on a card (cached until the game next changes: every attachment
     /// change is a change).
     fn is_host(&mut self, c: CardId) -> bool {
-        self.hosts_now()[c as usize]
+        self.update_hosts();
+        self.hosts.1.get(c as usize).copied().unwrap_or(false)
     }
 
     /// Per card, whether cards are set on it (see [`Game::is_host`]); shared, so that a scan
     /// of every card reads it without a call per card.
     fn hosts_now(&mut self) -> Rc<[bool]> {
+        self.update_hosts();
+        Rc::clone(&self.hosts.1)
+    }
+
+    /// Finds which cards are hosts again when attaching changed since they were found.
+    fn update_hosts(&mut self) {
         if self.hosts.0 != Some(self.stamps.hosts) {
             let mut v = vec![false; self.state.cards.len()];
             for x in &self.state.cards {
@@ -613,7 +620,6 @@ impl<'p> Game<'p> {
             }
             self.hosts = (Some(self.stamps.hosts), v.into());
         }
-        Rc::clone(&self.hosts.1)
     }
 
     /// The cards set on a card.

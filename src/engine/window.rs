@@ -315,13 +315,15 @@ impl<'p> Game<'p> {
         out: &mut Vec<Offer>,
     ) {
         let holders = self.prog.kind_holders.get(kind);
+        // reading the abilities changes nothing: which cards are hosts stays as it is
+        let hosts = self.hosts_now();
         for c in 0..card_id(self.state.cards.len()) {
             let cs = &self.state.cards[c as usize];
             if cs.controller != seat {
                 continue;
             }
             let own = holders.is_some_and(|h| h[cs.def as usize]);
-            if !own && !self.is_host(c) {
+            if !own && !hosts[c as usize] {
                 continue;
             }
             for (this, aref) in self.working_abilities(c) {
