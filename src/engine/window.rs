@@ -259,7 +259,7 @@ impl<'p> Game<'p> {
                         let cs = &self.state.cards[c as usize];
                         let key = (cs.def, cs.states ^ ((cs.zone.zone as u64) << 48));
                         if cs.host.is_none()
-                            && self.attached(c).is_empty()
+                            && !self.is_host(c)
                             && seen_defs.contains(&key)
                         {
                             continue;
