@@ -57,8 +57,8 @@ use program::AbilityRef;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
-use state::{CardState, PlayerState};
 use rustc_hash::FxHashMap as HashMap;
+use state::{CardState, PlayerState};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 

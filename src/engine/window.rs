@@ -1,13 +1,13 @@
 //! Timing windows: who has priority, what each player may do, and the response chain.
 
 use super::agent::{Answer, Choice, Request, RequestKind};
+use super::eval::Split;
 use super::program::AbilityRef;
 use super::program::Program;
 use super::state::{card_id, next_seat, shown, CardId, Seat, Value};
-use super::eval::Split;
 use super::{Frame, Game, Offer, OffersKey};
-use std::rc::Rc;
 use crate::ir::{self, Id, WindowEntry};
+use std::rc::Rc;
 
 impl<'p> Game<'p> {
     /// One priority of a window: a check timing first (none in an `unchecked` window), then the
@@ -258,10 +258,7 @@ impl<'p> Game<'p> {
                         // identical cards in the same situation are one offer
                         let cs = &self.state.cards[c as usize];
                         let key = (cs.def, cs.states ^ ((cs.zone.zone as u64) << 48));
-                        if cs.host.is_none()
-                            && !self.is_host(c)
-                            && seen_defs.contains(&key)
-                        {
+                        if cs.host.is_none() && !self.is_host(c) && seen_defs.contains(&key) {
                             continue;
                         }
                         seen_defs.push(key);

@@ -254,7 +254,10 @@ mod tests {
             rhs: Box::new(Expr::Int(3)),
         };
         let cond = and(
-            and(and(active.clone(), none_attacking.clone()), caster_here.clone()),
+            and(
+                and(active.clone(), none_attacking.clone()),
+                caster_here.clone(),
+            ),
             and(random.clone(), Expr::Var("other".into())),
         );
         let split = Split::of(&cond, "c");

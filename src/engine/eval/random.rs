@@ -73,7 +73,8 @@ impl Game<'_> {
             // a payability check draws nothing
             return Value::Player(0);
         }
-        let (a, fresh) = self.random_answer(|g| Answer::Pick(g.pick_stream().random_range(0..n.max(1))));
+        let (a, fresh) =
+            self.random_answer(|g| Answer::Pick(g.pick_stream().random_range(0..n.max(1))));
         let p = match a {
             Answer::Pick(i) => seat(i.min(n.saturating_sub(1))),
             _ => 0,
