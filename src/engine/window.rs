@@ -235,10 +235,12 @@ impl<'p> Game<'p> {
                 let split = match &a.condition {
                     Some(cond) if cards.len() > 1 => {
                         let split = self.action_split(ai, cond, var);
-                        if !split.fixed.iter().all(|&c| self.holds(c)) {
+                        let sides = if split.fixed.iter().all(|&c| self.holds(c)) {
+                            self.read_sides(&split)
+                        } else {
                             cards.clear();
-                        }
-                        let sides = self.read_sides(&split);
+                            Vec::new()
+                        };
                         Some((split, sides))
                     }
                     _ => None,
