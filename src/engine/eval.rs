@@ -9,7 +9,7 @@ mod invariant;
 mod random;
 mod typed;
 
-pub(super) use invariant::Split;
+pub(super) use invariant::{asks_or_draws, Split};
 
 use super::agent::Request;
 use super::program::Program;
@@ -289,7 +289,7 @@ impl<'p> Game<'p> {
     /// Whether a card has a keyword now.
     fn has_keyword(&mut self, c: CardId, keyword: &Id) -> bool {
         let k = self.prog.keyword_index.get(keyword).copied();
-        k.is_some_and(|k| self.keyword_args(c, k).is_some())
+        k.is_some_and(|k| self.keyword_held(c, k))
     }
 
     /// Whether a card shows a face.

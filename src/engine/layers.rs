@@ -483,6 +483,34 @@ impl<'p> Game<'p> {
         have
     }
 
+    /// Whether a card has a keyword now: `keyword_args(c, k).is_some()`, without reading the
+    /// keyword's values (unless one may ask or draw: then it is read, as it would be).
+    pub(super) fn keyword_held(&mut self, c: CardId, k: u16) -> bool {
+        let id = &self.prog.ruleset.keywords[k as usize].name.id;
+        let prog: &'p Program = self.prog;
+        let def = &prog.cards[self.state.cards[c as usize].def as usize];
+        let printed = def.keywords.iter().find(|ki| &ki.keyword == id);
+        if printed.is_some_and(|ki| ki.args.iter().any(super::eval::asks_or_draws)) {
+            return self.keyword_args(c, k).is_some();
+        }
+        let mut held = printed.is_some()
+            && self.state.cards[c as usize].treat.is_none()
+            && !self.text_negated(c).0;
+        // the latest grant or removal wins; of equal timestamps, the last listed
+        let mods = self.active_mods_where(c, |kind| match kind {
+            ModKind::Grant(kk, _) | ModKind::Remove(kk) => *kk == k,
+            _ => false,
+        });
+        let mut latest: Option<u64> = None;
+        for m in &mods {
+            if latest.is_none_or(|t| m.timestamp >= t) {
+                latest = Some(m.timestamp);
+                held = matches!(m.kind, ModKind::Grant(..));
+            }
+        }
+        held
+    }
+
     /// Whether a card's effect is negated: `negate c effect` since it entered its zone (the
     /// card being played), or a negation of its effects lasting now (`negated(c)`, and a
     /// `resolve` that skips the card).

@@ -158,21 +158,38 @@ fn flatten_and<'p>(e: &'p Expr, out: &mut Vec<&'p Expr>) {
 fn same_for_every(e: &Expr, var: &str) -> bool {
     let own = match e {
         Expr::Var(name) => name != var,
-        Expr::Choose { .. }
-        | Expr::Declare(_)
-        | Expr::ChooseSlot { .. }
-        | Expr::SlotCandidate(_)
-        | Expr::Candidate(_)
-        | Expr::RandomCards { .. }
-        | Expr::RandomPlayer
-        | Expr::RandomNumber { .. } => false,
-        _ => true,
+        _ => !asks_or_draws_itself(e),
     };
     let mut all = own;
     if all {
         e.each_child(&mut |child| all = all && same_for_every(child, var));
     }
     all
+}
+
+/// Whether reading an expression may ask a player or draw a random number (then reading it
+/// once more, or once less, is not the same).
+pub(in crate::engine) fn asks_or_draws(e: &Expr) -> bool {
+    let mut any = asks_or_draws_itself(e);
+    if !any {
+        e.each_child(&mut |child| any = any || asks_or_draws(child));
+    }
+    any
+}
+
+/// [`asks_or_draws`] of the node alone.
+fn asks_or_draws_itself(e: &Expr) -> bool {
+    matches!(
+        e,
+        Expr::Choose { .. }
+            | Expr::Declare(_)
+            | Expr::ChooseSlot { .. }
+            | Expr::SlotCandidate(_)
+            | Expr::Candidate(_)
+            | Expr::RandomCards { .. }
+            | Expr::RandomPlayer
+            | Expr::RandomNumber { .. }
+    )
 }
 
 /// Whether reading an expression costs about nothing.
