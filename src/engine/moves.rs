@@ -97,6 +97,15 @@ impl<'p> Game<'p> {
     /// The first replacement ability that matches a proposed event and was not applied yet in
     /// this chain of effects: its body runs instead (frames); `None` when none applies.
     pub(super) fn replace(&mut self, data: &EventData) -> Option<Frames<'p>> {
+        if !self
+            .prog
+            .replaceable
+            .get(usize::from(data.event))
+            .copied()
+            .unwrap_or(false)
+        {
+            return None;
+        }
         let applied = self
             .ctxs
             .last()

@@ -96,6 +96,9 @@ pub struct Program {
     pub core_declare: Option<u16>,
     /// Per card definition: (event index, ability index) of its triggered and replacement abilities.
     pub triggers: Vec<Vec<(u16, u16)>>,
+    /// Per event index: whether some card definition has a replacement ability on it (a
+    /// proposed event no card can replace is not looked at per card).
+    pub replaceable: Vec<bool>,
     /// Zones whose cards are in play.
     pub in_play: Vec<bool>,
     /// Index of each top-level `phase` statement of the turn.
@@ -181,6 +184,7 @@ impl Program {
             core_leave: core(ir::CoreEvent::Leave),
             core_declare: core(ir::CoreEvent::Declare),
             triggers: trigger_index(&cards, &event_index),
+            replaceable: replaceable(&cards, &event_index, ruleset.events.len()),
             event_index,
             phase_pc: phase_pcs(&ruleset),
             default_states: default_states(&ruleset),
@@ -505,6 +509,20 @@ fn trigger_index(cards: &[ir::Card], event_index: &HashMap<Id, u16>) -> Vec<Vec<
                 .collect()
         })
         .collect()
+}
+
+/// Per event index, whether a card definition has a replacement ability on it.
+fn replaceable(cards: &[ir::Card], event_index: &HashMap<Id, u16>, events: usize) -> Vec<bool> {
+    let mut out = vec![false; events];
+    for a in cards.iter().flat_map(|c| &c.abilities) {
+        let event = a.trigger.as_ref().and_then(|t| event_index.get(&t.event));
+        if let (Semantics::Replacement, Some(&ev)) = (a.semantics, event) {
+            if let Some(r) = out.get_mut(usize::from(ev)) {
+                *r = true;
+            }
+        }
+    }
+    out
 }
 
 /// Where each top-level `phase` statement of the turn sits.
