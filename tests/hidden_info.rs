@@ -156,7 +156,7 @@ fn leaks_of_game(l: &Loaded, seed: u64) -> Vec<String> {
             .iter()
             .map(|s| names_of(&names, &before[*s as usize], &after[*s as usize]))
             .collect();
-        for e in &g.log()[logged..] {
+        for e in g.log().since(logged) {
             for &s in &seats {
                 let i = s as usize;
                 let mut allowed = tagged_allowed(e, s, &names);
@@ -206,7 +206,7 @@ fn leaks_of_game(l: &Loaded, seed: u64) -> Vec<String> {
             break;
         }
         // a player's own choice is not redacted for them
-        for e in g.log()[from..].iter().filter(|e| e.kind == "choice") {
+        for e in g.log().since(from).filter(|e| e.kind == "choice") {
             if e.text_for(Some(req.player)) != e.text {
                 out.push(format!(
                     "seed {seed}: p{} reads its own choice `{}` redacted",

@@ -119,15 +119,17 @@ impl<'p> Game<'p> {
     fn derive_pass(&mut self, skip: &[CardId]) -> Vec<Modifier> {
         self.derived.players.clear();
         let mut mods = Vec::new();
-        // the cards that may have a continuous ability: their own, or one set on them
-        // (which of its abilities work where it is, abilities_in says)
-        let hosts = self.hosts_now();
-        for c in 0..CardId::try_from(self.state.cards.len()).unwrap_or(CardId::MAX) {
+        // the cards that may have a continuous ability: their own, where it works, or one set
+        // on them (which of its abilities work where it is, sourced_abilities says), in card
+        // order
+        let own = self.continuous_cards();
+        let hosts = self.host_list();
+        for c in merged(&own, &hosts) {
             let cs = &self.state.cards[c as usize];
-            if !self.prog.has_continuous[cs.def as usize] && !hosts[c as usize] {
+            let zone = cs.zone.zone;
+            if !self.prog.continuous_may_work(cs.def, zone) && hosts.binary_search(&c).is_err() {
                 continue;
             }
-            let zone = self.state.cards[c as usize].zone.zone;
             for (this, aref, source) in self.sourced_abilities(c, zone, None) {
                 let a = self.prog.ability(aref);
                 // 12.4.3: a card whose effects are negated makes none, carried ones included
@@ -685,4 +687,44 @@ impl StatCache {
 fn entry(c: CardId, width: usize) -> std::ops::Range<usize> {
     let start = (c as usize).saturating_mul(width);
     start..start.saturating_add(width)
+}
+
+/// Two lists of cards in card order, merged into one in card order, each card once.
+fn merged<'a>(a: &'a [CardId], b: &'a [CardId]) -> impl Iterator<Item = CardId> + 'a {
+    let (mut i, mut j) = (0, 0);
+    std::iter::from_fn(move || {
+        let next = match (a.get(i), b.get(j)) {
+            (Some(&x), Some(&y)) if x == y => {
+                j = j.saturating_add(1);
+                x
+            }
+            (Some(&x), Some(&y)) if y < x => {
+                j = j.saturating_add(1);
+                return Some(y);
+            }
+            (Some(&x), _) => x,
+            (None, Some(&y)) => {
+                j = j.saturating_add(1);
+                return Some(y);
+            }
+            (None, None) => return None,
+        };
+        i = i.saturating_add(1);
+        Some(next)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merged;
+
+    #[test]
+    fn merged_lists_keep_card_order_and_each_card_once() {
+        let m = |a: &[u32], b: &[u32]| merged(a, b).collect::<Vec<_>>();
+        assert_eq!(m(&[1, 4, 7], &[2, 4, 9]), vec![1, 2, 4, 7, 9]);
+        assert_eq!(m(&[], &[3, 5]), vec![3, 5]);
+        assert_eq!(m(&[3, 5], &[]), vec![3, 5]);
+        assert_eq!(m(&[0, 8], &[1, 2, 3]), vec![0, 1, 2, 3, 8]);
+        assert!(m(&[], &[]).is_empty());
+    }
 }

@@ -46,7 +46,7 @@ pub use agent::{
     decide_or_first_legal, Agent, Answer, Choice, FirstLegalAgent, GreedyAgent, RandomAgent,
     Request, RequestKind, NO_SLOT,
 };
-pub use log::LogEntry;
+pub use log::{Log, LogEntry};
 pub use program::Program;
 pub use state::{CardId, Outcome, Seat, State, Value, ZoneKey};
 pub use view::PlayerView;
@@ -308,7 +308,7 @@ pub struct Game<'p> {
     answer_pos: usize,
     pending: Vec<Pending>,
     batch: Vec<Option<Vec<Batched>>>,
-    log: Vec<LogEntry>,
+    log: Log,
     rng: ChaCha8Rng,
     /// The stream of random picks (`random …`): apart from the shuffles', so a game that makes
     /// none shuffles as before.
@@ -330,8 +330,12 @@ pub struct Game<'p> {
     /// Per event, the cards whose definitions answer it, for this many cards
     /// (`triggers::listeners_of`).
     listeners: (usize, Vec<Rc<[CardId]>>),
-    /// Which cards have cards set on them, as of a hosts stamp (`rule_memo::Stamps`).
-    hosts: (Option<u64>, Rc<[bool]>),
+    /// Which cards have cards set on them, as of a hosts stamp (`rule_memo::Stamps`): per
+    /// card, and as a list in card order.
+    hosts: (Option<u64>, Rc<[bool]>, Rc<[CardId]>),
+    /// The cards whose definitions have an own continuous ability, in card order, for this
+    /// many cards (`Program::continuous_zones`).
+    continuous_cards: (usize, Rc<[CardId]>),
     /// The prompt texts of bodies described so far (`Game::describe`), by the body's address
     /// in the program: they depend on the program alone, so clones of a game share them.
     described: Rc<RefCell<HashMap<usize, String>>>,
@@ -497,7 +501,7 @@ impl<'p> Game<'p> {
             answer_pos: 0,
             pending: Vec::new(),
             batch: Vec::new(),
-            log: Vec::new(),
+            log: Log::default(),
             rng,
             random,
             stream_uses: 0,
@@ -514,7 +518,8 @@ impl<'p> Game<'p> {
             loops: loops::Loops::default(),
             seen: Vec::new(),
             declared: Vec::new(),
-            hosts: (None, Rc::from(Vec::new())),
+            hosts: (None, Rc::from(Vec::new()), Rc::from(Vec::new())),
+            continuous_cards: (usize::MAX, Rc::from(Vec::new())),
             described: Rc::default(),
             listeners: (usize::MAX, Vec::new()),
             norm_cache: Default::default(),
@@ -533,7 +538,7 @@ impl<'p> Game<'p> {
     }
 
     /// The event log so far.
-    pub fn log(&self) -> &[LogEntry] {
+    pub fn log(&self) -> &Log {
         &self.log
     }
 
@@ -618,8 +623,29 @@ impl<'p> Game<'p> {
                     v[h as usize] = true;
                 }
             }
-            self.hosts = (Some(self.stamps.hosts), v.into());
+            let list: Vec<CardId> = (0..v.len()).filter(|c| v[*c]).map(card_id).collect();
+            self.hosts = (Some(self.stamps.hosts), v.into(), list.into());
         }
+    }
+
+    /// The cards that have cards set on them, in card order.
+    fn host_list(&mut self) -> Rc<[CardId]> {
+        self.update_hosts();
+        Rc::clone(&self.hosts.2)
+    }
+
+    /// The cards whose definitions have an own continuous ability, in card order (cards are
+    /// listed again when their number changed).
+    fn continuous_cards(&mut self) -> Rc<[CardId]> {
+        let n = self.state.cards.len();
+        if self.continuous_cards.0 != n {
+            let list: Vec<CardId> = (0..n)
+                .filter(|c| self.prog.continuous_zones[self.state.cards[*c].def as usize] != 0)
+                .map(card_id)
+                .collect();
+            self.continuous_cards = (n, list.into());
+        }
+        Rc::clone(&self.continuous_cards.1)
     }
 
     /// The cards set on a card.

@@ -111,8 +111,11 @@ pub struct Program {
     /// Per card definition: its printed stat values by stat index (plain stats; composite
     /// entries unused), what a card reads before any modifier.
     pub printed_stats: Vec<Vec<Option<i64>>>,
-    /// Per card definition: whether it has a continuous ability.
-    pub has_continuous: Vec<bool>,
+    /// Per card definition: the zones (one bit each, by zone index) where one of its own
+    /// (not carried) continuous abilities works; every bit when the ruleset has more zones
+    /// than bits. A card elsewhere, with no card set on it, gives no continuous effect: the
+    /// derivation of continuous effects looks at no other card.
+    pub continuous_zones: Vec<u64>,
     /// Ability kind id → per card definition, whether it has an ability of that kind (a
     /// window's offers look only at the cards that may have one).
     pub kind_holders: HashMap<Id, Vec<bool>>,
@@ -130,6 +133,16 @@ pub struct Program {
 }
 
 impl Program {
+    /// Whether an own continuous ability of a card definition may work in a zone (see
+    /// [`Program::continuous_zones`]).
+    pub fn continuous_may_work(&self, def: u32, zone: u16) -> bool {
+        let bits = self.continuous_zones[def as usize];
+        bits != 0
+            && 1u64
+                .checked_shl(u32::from(zone))
+                .is_none_or(|b| bits & b != 0)
+    }
+
     /// Indexes the packs of one game: the game pack (the one with a ruleset) and the packs
     /// built on it. Returns an error text when no pack holds a ruleset.
     pub fn new(packs: &[&ir::Pack]) -> Result<Program, String> {
@@ -144,18 +157,20 @@ impl Program {
         let unnegatable = attributes_meaning(&ruleset, ir::AttributeSemantics::Unnegatable);
         let carried = attributes_meaning(&ruleset, ir::AttributeSemantics::Carried);
         let core = |m: ir::CoreEvent| core_event(&ruleset, m);
+        let meta = ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable);
+        let in_play: Vec<bool> = ruleset.zones.iter().map(|z| z.in_play).collect();
         Ok(Program {
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
-            meta: ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable),
-            has_continuous: has_continuous(&cards),
+            continuous_zones: continuous_zones(&meta, &in_play),
+            meta,
             kind_holders: kind_holders(&cards),
             card_index: cards
                 .iter()
                 .enumerate()
                 .map(|(i, c)| (c.id.clone(), index32(i)))
                 .collect(),
-            in_play: ruleset.zones.iter().map(|z| z.in_play).collect(),
+            in_play,
             kinds: ability_kinds(&ruleset, &zones),
             optional_cost_kinds: ruleset
                 .ability_kinds
@@ -605,14 +620,33 @@ fn kind_holders(cards: &[ir::Card]) -> HashMap<Id, Vec<bool>> {
     out
 }
 
-/// Per card: whether it has a continuous ability.
-fn has_continuous(cards: &[ir::Card]) -> Vec<bool> {
-    cards
-        .iter()
-        .map(|c| {
-            c.abilities
-                .iter()
-                .any(|a| a.semantics == Semantics::Continuous)
+/// Per card definition: the zones where one of its own continuous abilities works, as bits
+/// (see [`Program::continuous_zones`]).
+fn continuous_zones(meta: &[Vec<AbilityMeta>], in_play: &[bool]) -> Vec<u64> {
+    let all_fit = in_play.len() <= 64;
+    meta.iter()
+        .map(|metas| {
+            let mut bits = 0u64;
+            for m in metas {
+                if m.carried || m.semantics != Semantics::Continuous {
+                    continue;
+                }
+                if !all_fit {
+                    return u64::MAX;
+                }
+                bits |= match m.zone {
+                    Some(z) => 1u64.checked_shl(u32::from(z)).unwrap_or(u64::MAX),
+                    None => in_play
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, p)| **p)
+                        .fold(0, |b, (z, _)| {
+                            let bit = u32::try_from(z).ok().and_then(|z| 1u64.checked_shl(z));
+                            b | bit.unwrap_or(u64::MAX)
+                        }),
+                };
+            }
+            bits
         })
         .collect()
 }

@@ -580,9 +580,10 @@ fn why(game: &Game<'_>) -> Vec<String> {
         return Vec::new();
     };
     let from = first.saturating_sub(1);
-    let ends: Vec<&LogEntry> = log[from..]
-        .iter()
-        .filter(|e| e.kind == "end" || e.seq == log[from].seq)
+    let from_seq = log.get(from).map(|e| e.seq);
+    let ends: Vec<&LogEntry> = log
+        .since(from)
+        .filter(|e| e.kind == "end" || Some(e.seq) == from_seq)
         .collect();
     let keep = ends.len().saturating_sub(1).max(1);
     ends.iter()
