@@ -415,7 +415,7 @@ impl<'p> Game<'p> {
         let n = match &v {
             Value::Players(p) => p.len(),
             Value::List(l) => l.len(),
-            _ => self.cards_of(&v).len(),
+            _ => self.cards_count(&v),
         };
         Ok(count_value(n))
     }
@@ -569,6 +569,29 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// How many cards [`Game::cards_of`] lists, without listing them.
+    fn cards_count(&self, v: &Value) -> usize {
+        match v {
+            Value::Card(_) => 1,
+            Value::Cards(cs) => cs.len(),
+            Value::Zone(z, owners) => owners
+                .iter()
+                .map(|o| ZoneKey {
+                    zone: *z,
+                    owner: *o,
+                })
+                // a zone read as another does not exist meanwhile (3.3.6.b)
+                .filter(|k| !self.state.aliases.iter().any(|a| a.from == *k))
+                .map(|k| self.state.zone(k).len())
+                .fold(0, usize::saturating_add),
+            Value::List(l) => l
+                .iter()
+                .map(|x| self.cards_count(x))
+                .fold(0, usize::saturating_add),
+            _ => 0,
+        }
+    }
+
     /// [`Game::cards_of`], appended to `out`.
     fn cards_into(&self, v: &Value, out: &mut Vec<CardId>) {
         match v {
@@ -644,6 +667,29 @@ impl<'p> Game<'p> {
             _ => match def.fields.get(field) {
                 Some(v) => const_value(v),
                 None => Value::Absent,
+            },
+        }
+    }
+
+    /// A card field's text read in place, when the field is a text: what [`Game::field`]
+    /// gives as `Value::Text`, without copying it; `None` for any other value.
+    pub(super) fn field_text(&self, c: CardId, field: &str) -> Option<&str> {
+        let cs = &self.state.cards[c as usize];
+        let def = &self.prog.cards[cs.def as usize];
+        if let Some(t) = &cs.treat {
+            if let Some(v) = t.fields.get(field) {
+                return match v {
+                    Value::Text(t) => Some(t),
+                    _ => None,
+                };
+            }
+        }
+        match field {
+            "name" => Some(&def.name),
+            "number" => Some(&def.number),
+            _ => match def.fields.get(field) {
+                Some(ir::Value::Text(t)) => Some(t),
+                _ => None,
             },
         }
     }

@@ -32,6 +32,20 @@ impl Game<'_> {
                         _ => false,
                     }
                 }
+                Op::Eq | Op::Ne
+                    if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) =>
+                {
+                    // a number against anything: equal only to the same number (both sides
+                    // read, as `binary` does)
+                    let a = self.eval_int(lhs)?;
+                    let b = self.eval_int(rhs)?;
+                    let same = matches!((a, b), (Some(a), Some(b)) if a == b);
+                    same == (*op == Op::Eq)
+                }
+                Op::Eq | Op::Ne if texty(lhs) && texty(rhs) => {
+                    let same = self.texts_equal(lhs, rhs)?;
+                    same == (*op == Op::Eq)
+                }
                 _ => self.eval(e)?.is_true(),
             },
             Expr::InState { card, state } => self
@@ -49,6 +63,49 @@ impl Game<'_> {
             }
             _ => self.eval(e)?.is_true(),
         })
+    }
+
+    /// Whether two texts are equal, each a text or a card's field (`color == c.color`), read
+    /// in place: what `eval` of each side and `equal` give, without copying a field's text.
+    /// A side that reads no text (a number field, a list, no card) is compared as values.
+    fn texts_equal(&mut self, lhs: &Expr, rhs: &Expr) -> Result<bool, Box<Request>> {
+        let a = self.text_side(lhs)?;
+        let b = self.text_side(rhs)?;
+        if let (Some(x), Some(y)) = (self.side_text(&a), self.side_text(&b)) {
+            return Ok(x == y);
+        }
+        let (x, y) = (self.side_value(&a), self.side_value(&b));
+        Ok(self.equal(&x, &y))
+    }
+
+    /// One side of [`Game::texts_equal`], its card read (a text or a field's card and name).
+    fn text_side<'e>(&mut self, e: &'e Expr) -> Result<TextSide<'e>, Box<Request>> {
+        Ok(match e {
+            Expr::Field { of, field } => TextSide::Field(self.eval_card(of)?, field),
+            Expr::Text(t) => TextSide::Text(t),
+            _ => TextSide::Value(self.eval(e)?),
+        })
+    }
+
+    /// The text a side reads, if it reads one.
+    fn side_text<'a>(&'a self, side: &'a TextSide<'_>) -> Option<&'a str> {
+        match side {
+            TextSide::Text(t) => Some(t),
+            TextSide::Field(Some(c), field) => self.field_text(*c, field),
+            TextSide::Field(None, _) => None,
+            TextSide::Value(Value::Text(t)) => Some(t),
+            TextSide::Value(_) => None,
+        }
+    }
+
+    /// The value a side reads, as `eval` gives it.
+    fn side_value(&self, side: &TextSide<'_>) -> Value {
+        match side {
+            TextSide::Text(t) => Value::Text((*t).to_string()),
+            TextSide::Field(Some(c), field) => self.field(*c, field),
+            TextSide::Field(None, _) => Value::Absent,
+            TextSide::Value(v) => v.clone(),
+        }
     }
 
     /// A number: `Some(n)` when `eval(e)?` is `Value::Int(n)`, else `None`.
@@ -103,6 +160,20 @@ impl Game<'_> {
         self.its.pop();
         r
     }
+}
+
+/// Whether an expression is a text or a card's field: an equality of two such reads them in
+/// place ([`Game::texts_equal`]).
+fn texty(e: &Expr) -> bool {
+    matches!(e, Expr::Text(_) | Expr::Field { .. })
+}
+
+/// One side of an equality of texts: a text, a card's field (the card, if any, and the
+/// field's name), or another value.
+enum TextSide<'e> {
+    Text(&'e str),
+    Field(Option<CardId>, &'e str),
+    Value(Value),
 }
 
 /// The number a value is, if it is one.
