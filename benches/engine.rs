@@ -651,7 +651,7 @@ fn effects(prog: &Program, t: &Table) -> Vec<Effect> {
             ir: IrRun::Event(
                 EventData {
                     event: attacked,
-                    args: vec![Value::Card(reimu), Value::Absent],
+                    args: vec![Value::Card(reimu), Value::Absent].into(),
                 },
                 0,
                 vec![Answer::Yes(true)],

@@ -71,8 +71,8 @@ const RANDOM_STREAM: u64 = u64::MAX;
 pub struct EventData {
     /// The event's index.
     pub event: u16,
-    /// Payload values in parameter order.
-    pub args: Vec<Value>,
+    /// Payload values in parameter order (shared with the event history).
+    pub args: Rc<[Value]>,
 }
 
 /// An event held back by a `simultaneously` block, with the card whose abilities look back.
@@ -581,7 +581,13 @@ impl<'p> Game<'p> {
                     shown(p)
                 ),
             );
-            self.emit(EventData { event: ev, args }, None);
+            self.emit(
+                EventData {
+                    event: ev,
+                    args: args.into(),
+                },
+                None,
+            );
         }
     }
 

@@ -43,11 +43,14 @@ impl<'p> Game<'p> {
     /// describes), then the change, then its events.
     pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Frames<'p> {
         let from = self.state.cards[c as usize].zone;
-        if let Some(ev) = self.prog.core_move {
+        // a proposed move no card definition can replace is not even written out
+        if let Some(ev) = self.prog.core_move.filter(|ev| self.replaceable(*ev)) {
             let slot = self.state.cards[c as usize].slot.clone();
             let data = EventData {
                 event: ev,
-                args: self.move_args(ev, c, (from, spec.to), slot.as_deref()),
+                args: self
+                    .move_args(ev, c, (from, spec.to), slot.as_deref())
+                    .into(),
             };
             if let Some(frames) = self.replace(&data) {
                 return frames;
@@ -94,16 +97,19 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// Whether some card definition has a replacement ability on an event.
+    fn replaceable(&self, event: u16) -> bool {
+        self.prog
+            .replaceable
+            .get(usize::from(event))
+            .copied()
+            .unwrap_or(false)
+    }
+
     /// The first replacement ability that matches a proposed event and was not applied yet in
     /// this chain of effects: its body runs instead (frames); `None` when none applies.
     pub(super) fn replace(&mut self, data: &EventData) -> Option<Frames<'p>> {
-        if !self
-            .prog
-            .replaceable
-            .get(usize::from(data.event))
-            .copied()
-            .unwrap_or(false)
-        {
+        if !self.replaceable(data.event) {
             return None;
         }
         let applied = self
@@ -315,16 +321,34 @@ impl<'p> Game<'p> {
     ) {
         if let Some(ev) = self.prog.core_leave {
             let args = self.zone_args(ev, c, from, left.as_deref());
-            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
+            self.emit(
+                EventData {
+                    event: ev,
+                    args: args.into(),
+                },
+                Some((c, from, was_negated)),
+            );
         }
         if let Some(ev) = self.prog.core_move {
             let args = self.move_args(ev, c, (from, to), left.as_deref());
-            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
+            self.emit(
+                EventData {
+                    event: ev,
+                    args: args.into(),
+                },
+                Some((c, from, was_negated)),
+            );
         }
         if let Some(ev) = self.prog.core_enter {
             let taken = self.state.cards[c as usize].slot.clone();
             let args = self.zone_args(ev, c, to, taken.as_deref());
-            self.emit(EventData { event: ev, args }, None);
+            self.emit(
+                EventData {
+                    event: ev,
+                    args: args.into(),
+                },
+                None,
+            );
         }
     }
 

@@ -555,9 +555,7 @@ impl<'p> Game<'p> {
     }
 
     pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
-        self.state
-            .history
-            .push((e.event, Rc::from(e.args.as_slice())));
+        self.state.history.push((e.event, Rc::clone(&e.args)));
         let subject = e.args.first().cloned().unwrap_or(Value::Absent);
         self.state
             .cancelled

@@ -1,11 +1,11 @@
 //! The parts of a condition that are the same for every candidate. A window offers an action
 //! once per candidate card meeting its `if`; a conjunct of that `if` that does not name the
-//! candidate (`count(card on field where it is attacking) == 0`, `not (you has
-//! cannot_make_attacks)`) has the same truth for every candidate, as nothing changes while the
+//! candidate (`count(card on field where it is charging) == 0`, `not (you has
+//! cannot_act)`) has the same truth for every candidate, as nothing changes while the
 //! offers are computed. Such conjuncts are read once, before the candidates: when one is false
 //! no candidate is offered, and the others are read per candidate.
 //!
-//! The same goes for one side of a comparison: in `count(card in your.node_area where it is
+//! The same goes for one side of a comparison: in `count(card in your.mana where it is
 //! active) >= c.cost` the count is read once, and only `c.cost` per candidate.
 //!
 //! Reading changes nothing, so the order the conjuncts are read in does not change what the

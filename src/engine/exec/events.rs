@@ -45,7 +45,7 @@ impl Game<'_> {
         self.emit(
             EventData {
                 event: e,
-                args: vals,
+                args: vals.into(),
             },
             None,
         );
