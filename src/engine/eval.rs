@@ -179,6 +179,13 @@ impl<'p> Game<'p> {
         Ok(match e {
             Expr::It => self.its.last().copied(),
             Expr::This => self.ctx().this,
+            Expr::Var(name) => {
+                self.note_read(e);
+                match self.var_ref(name) {
+                    Some(Value::Card(c)) => Some(*c),
+                    _ => None,
+                }
+            }
             _ => match self.eval(e)? {
                 Value::Card(c) => Some(c),
                 _ => None,
@@ -242,12 +249,16 @@ impl<'p> Game<'p> {
                 }
             }
             Some(Expr::You) => smallvec::smallvec![self.ctx().you],
-            Some(o) => match self.eval(o)? {
-                Value::Player(p) => smallvec::smallvec![p],
-                Value::Players(ps) => ps.into_iter().collect(),
-                Value::Card(c) => smallvec::smallvec![self.state.cards[c as usize].controller],
-                _ => Seats::new(),
-            },
+            Some(o @ Expr::Var(name)) => {
+                // a player variable (a verb's parameter) read in place
+                self.note_read(o);
+                self.var_ref(name)
+                    .map_or_else(Seats::new, |v| self.zone_owners(v))
+            }
+            Some(o) => {
+                let v = self.eval(o)?;
+                self.zone_owners(&v)
+            }
         };
         if self.rule_run.is_some() {
             for &o in &owners {
@@ -255,6 +266,16 @@ impl<'p> Game<'p> {
             }
         }
         Ok(Value::Zone(z, owners))
+    }
+
+    /// Whose zone `<owner>.<zone>` names: a player, players, or a card's controller.
+    fn zone_owners(&self, owner: &Value) -> Seats {
+        match owner {
+            Value::Player(p) => smallvec::smallvec![*p],
+            Value::Players(ps) => ps.iter().copied().collect(),
+            Value::Card(c) => smallvec::smallvec![self.state.cards[*c as usize].controller],
+            _ => Seats::new(),
+        }
     }
 
     /// A counter of a card or a player.
@@ -472,20 +493,25 @@ impl<'p> Game<'p> {
 
     /// A variable of the running context (the latest of that name).
     fn var(&self, name: &str) -> Value {
+        self.var_ref(name).cloned().unwrap_or(Value::Absent)
+    }
+
+    /// The value of a variable, read in place: the innermost binding of the name in the
+    /// running context, then the variables a `while` duration captured.
+    fn var_ref(&self, name: &str) -> Option<&Value> {
         let ctx = self.ctx();
         self.vars[ctx.vars_base..]
             .iter()
             .rev()
-            .find(|(n, _)| *n == name)
-            .map(|(_, v)| v.clone())
+            .find(|(n, _)| same_name(n, name))
+            .map(|(_, v)| v)
             .or_else(|| {
                 let captured = ctx.captured.as_ref()?;
                 captured
                     .iter()
-                    .find(|(n, _)| n == name)
-                    .map(|(_, v)| v.clone())
+                    .find(|(n, _)| same_name(n, name))
+                    .map(|(_, v)| v)
             })
-            .unwrap_or(Value::Absent)
     }
 
     /// The next player after `p`.
@@ -751,6 +777,12 @@ impl<'p> Game<'p> {
             None => value(&self.stats(c)),
         }
     }
+}
+
+/// Whether two variable names are the same: their lengths and first bytes are compared
+/// before their texts (most names are a letter or two: no call to compare bytes then).
+fn same_name(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
 }
 
 /// A count as a number (a count too large for an i64 reads as i64::MAX).
