@@ -194,22 +194,23 @@ impl<'p> Game<'p> {
     /// uses limited per it reset.
     pub(super) fn reach(&mut self, m: u16, id: &str) {
         let ended = self.end_durations(m, None);
-        let short = Program::short(id).to_string();
+        let short = Program::short(id);
         self.state.uses.retain(|u| u.4 != short && u.4 != id);
         self.changed(reached(ended));
-        self.log_line("moment", format!("{short}: effects until then end"));
+        self.log_line("moment", |_| format!("{short}: effects until then end"));
     }
 
     /// The game reaches a moment for player `p` (`reach m of you`): durations until
     /// it, and until it of `p`, end; uses limited per it reset. Logged when a duration ended.
     pub(super) fn reach_of(&mut self, m: u16, id: &str, p: Seat) {
         let ended = self.end_durations(m, Some(p));
-        let short = Program::short(id).to_string();
+        let short = Program::short(id);
         self.state.uses.retain(|u| u.4 != short && u.4 != id);
         self.changed(reached(ended));
         if ended {
-            let text = format!("{short} of p{}: effects until then end", shown(p));
-            self.log_line("moment", text);
+            self.log_line("moment", |_| {
+                format!("{short} of p{}: effects until then end", shown(p))
+            });
         }
     }
 
@@ -263,7 +264,7 @@ impl<'p> Game<'p> {
             zone(a.to),
             zone(a.from)
         );
-        self.log_line("zone", text);
+        self.log_line("zone", |_| text);
     }
 
     /// Ends the zone aliases lasting `while` a condition that no longer holds (read after

@@ -73,7 +73,12 @@ pub struct Log {
 impl Log {
     /// How many lines were written.
     pub fn len(&self) -> usize {
-        self.chunks.len() * CHUNK + self.tail.len()
+        self.frozen().saturating_add(self.tail.len())
+    }
+
+    /// How many lines the full chunks hold.
+    fn frozen(&self) -> usize {
+        self.chunks.len().saturating_mul(CHUNK)
     }
 
     /// Whether no line was written.
@@ -93,9 +98,9 @@ impl Log {
     /// The lines from the `from`th (counted from 0) on: what was written since the log was
     /// `from` lines long.
     pub fn since(&self, from: usize) -> impl Iterator<Item = &LogEntry> + '_ {
-        let frozen = self.chunks.len() * CHUNK;
+        let frozen = self.frozen();
         let (in_chunks, in_tail) = if from >= frozen {
-            (0, from - frozen)
+            (0, from.saturating_sub(frozen))
         } else {
             (from % CHUNK, 0)
         };
@@ -113,7 +118,7 @@ impl Log {
         let chunk = i / CHUNK;
         match self.chunks.get(chunk) {
             Some(c) => c.get(i % CHUNK).map(|e| &**e),
-            None => self.tail.get(i - self.chunks.len() * CHUNK).map(|e| &**e),
+            None => self.tail.get(i.saturating_sub(self.frozen())).map(|e| &**e),
         }
     }
 

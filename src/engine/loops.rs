@@ -109,10 +109,9 @@ impl<'p> Game<'p> {
                         self.answer(&req, a);
                         return None;
                     }
-                    self.log_line(
-                        "loop",
-                        "the loop can no longer be repeated as it was: its replay stops".into(),
-                    );
+                    self.log_line("loop", |_| {
+                        "the loop can no longer be repeated as it was: its replay stops".into()
+                    });
                 }
                 self.end_replay();
             }
@@ -134,14 +133,13 @@ impl<'p> Game<'p> {
             let body = self.loops.taken[start..].to_vec();
             let choosers = self.choosers(&body);
             if let Some(&first) = choosers.first() {
-                self.log_line(
-                    "loop",
+                self.log_line("loop", |_| {
                     format!(
                         "the game is back where it was {} decision{} ago: a loop (12.10.2)",
                         body.len(),
                         if body.len() == 1 { "" } else { "s" }
-                    ),
-                );
+                    )
+                });
                 self.loops.mode = Mode::Naming {
                     body,
                     choosers,
@@ -179,7 +177,7 @@ impl<'p> Game<'p> {
                 (Some(c), Some(what)) => {
                     self.log_cards("loop", &[c], |n| format!("{head} {what} {}", n[0]));
                 }
-                _ => self.log_line("loop", format!("{head} {}", gone.label)),
+                _ => self.log_line("loop", |_| format!("{head} {}", gone.label)),
             }
         }
         self.loops.handed = Some((Some(fp), labels, removed));
@@ -271,7 +269,7 @@ impl<'p> Game<'p> {
         };
         *next = next.saturating_add(1);
         let done = *next >= choosers.len();
-        self.log_line("loop", line);
+        self.log_line("loop", |_| line);
         if done {
             self.start_replay();
         }
@@ -310,10 +308,9 @@ impl<'p> Game<'p> {
     /// and the record starts again.
     fn end_replay(&mut self) {
         if let Mode::Replay { namer, ban, .. } = std::mem::take(&mut self.loops.mode) {
-            self.log_line(
-                "loop",
-                "the loop has been repeated as named (12.10.2.c)".into(),
-            );
+            self.log_line("loop", |_| {
+                "the loop has been repeated as named (12.10.2.c)".into()
+            });
             self.loops.banned.push((ban.0, namer, ban.1));
         }
         self.loops.seen.clear();

@@ -557,7 +557,7 @@ impl<'p> Game<'p> {
     /// A player concedes (12.7: at any time, before any process, always accepted).
     pub fn concede(&mut self, seat: Seat) {
         if (seat as usize) < self.state.players.len() && self.state.outcome.is_none() {
-            self.log_line("choice", format!("p{} concedes", shown(seat)));
+            self.log_line("choice", |_| format!("p{} concedes", shown(seat)));
             self.state.players[seat as usize].lost = true;
             self.settle();
         }
@@ -573,14 +573,13 @@ impl<'p> Game<'p> {
             let mut args = vec![Value::Player(p), Value::Text(v.clone())];
             args.resize(n.max(2), Value::Absent);
             args.truncate(n);
-            self.log_line(
-                "event",
+            self.log_line("event", |g| {
                 format!(
                     "{}(p{}, {v})",
-                    Program::short(&self.prog.ruleset.events[ev as usize].name.id),
+                    Program::short(&g.prog.ruleset.events[ev as usize].name.id),
                     shown(p)
-                ),
-            );
+                )
+            });
             self.emit(
                 EventData {
                     event: ev,
@@ -956,7 +955,7 @@ impl<'p> Game<'p> {
 
     fn note_turn(&mut self) {
         let t = self.state.turn;
-        self.log_line("turn", format!("turn {t}: p{}", shown(self.state.active)));
+        self.log_line("turn", |g| format!("turn {t}: p{}", shown(g.state.active)));
     }
 
     fn push_ctx(
@@ -1075,7 +1074,7 @@ impl<'p> Game<'p> {
             Outcome::Win(p) => format!("p{} wins", shown(*p)),
             Outcome::Draw => "the game is a draw".into(),
         };
-        self.log_line("end", text);
+        self.log_line("end", |_| text);
         self.state.outcome = Some(o);
     }
 
@@ -1094,7 +1093,7 @@ impl<'p> Game<'p> {
     }
 
     fn note(&mut self, text: String) {
-        self.log_line("note", text.clone());
+        self.log_line("note", |_| text.clone());
         self.notes.push(text);
     }
 
@@ -1137,11 +1136,13 @@ impl<'p> Game<'p> {
     }
 
     /// Logs a line that names no card (every line naming a card goes through
-    /// [`Game::log_cards`] or [`Game::log_named`]).
-    fn log_line(&mut self, kind: &'static str, text: String) {
+    /// [`Game::log_cards`] or [`Game::log_named`]), written by `text` only when the log is
+    /// kept (see [`Game::keep_log`]).
+    fn log_line(&mut self, kind: &'static str, text: impl FnOnce(&Self) -> String) {
         if self.line_unwritten() {
             return;
         }
+        let text = text(self);
         let source = self.source_text();
         self.push_log(kind, text, None, Vec::new(), source);
     }
@@ -1343,11 +1344,6 @@ impl<'p> Game<'p> {
         Err(Box::new(build(self)))
     }
 
-    /// [`Game::ask_with`] for a request already built.
-    fn ask(&mut self, req: Request) -> Result<Answer, Box<Request>> {
-        self.ask_with(|_| req)
-    }
-
     /// The stream shuffles draw from, counted as used.
     fn shuffle_stream(&mut self) -> &mut ChaCha8Rng {
         self.stream_uses = self.stream_uses.wrapping_add(1);
@@ -1379,7 +1375,9 @@ impl<'p> Game<'p> {
         self.state.zones[slot] = cards;
         self.changed(rule_memo::Touched::Zone(k));
         let z = Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id).to_string();
-        self.log_line("shuffle", format!("p{}'s {z} is shuffled", shown(k.owner)));
+        self.log_line("shuffle", |_| {
+            format!("p{}'s {z} is shuffled", shown(k.owner))
+        });
     }
 }
 

@@ -76,12 +76,12 @@ impl Game<'_> {
                     keyword: k,
                     until: until.clone(),
                 });
-                self.log_line("modify", format!("p{} gets {name}", shown(p)));
+                self.log_line("modify", |_| format!("p{} gets {name}", shown(p)));
             } else {
                 self.state
                     .player_keywords
                     .retain(|g| !(g.player == p && g.keyword == k));
-                self.log_line("modify", format!("p{} loses {name}", shown(p)));
+                self.log_line("modify", |_| format!("p{} loses {name}", shown(p)));
             }
         }
         self.changed(Touched::Players);

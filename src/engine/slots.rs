@@ -76,7 +76,7 @@ impl<'p> Game<'p> {
             SlotPlace::Taken(s) => format!("{s} of {} is taken", self.zone_text(dest)),
             SlotPlace::Full => format!("no empty slot in {}", self.zone_text(dest)),
         };
-        self.log_line("nothing", format!("nothing to move: {why}"));
+        self.log_line("nothing", |_| format!("nothing to move: {why}"));
         None
     }
 
@@ -196,8 +196,7 @@ impl<'p> Game<'p> {
                 .first()
                 .map_or(Value::Absent, |s| Value::Text(s.clone())));
         }
-        let place = self.zone_text(ZoneKey { zone: z, owner });
-        let picked = self.ask_slot(who, optional, &place, &cands)?;
+        let picked = self.ask_slot(who, optional, ZoneKey { zone: z, owner }, &cands)?;
         Ok(picked.map_or(Value::Absent, Value::Text))
     }
 
@@ -244,7 +243,7 @@ impl<'p> Game<'p> {
         &mut self,
         who: super::state::Seat,
         optional: bool,
-        place: &str,
+        zone: ZoneKey,
         cands: &[String],
     ) -> Result<Option<String>, Box<Request>> {
         let option = |label: &str| Choice {
@@ -253,20 +252,24 @@ impl<'p> Game<'p> {
             card: None,
             card_id: None,
         };
-        let mut options: Vec<Choice> = cands.iter().map(|s| option(s)).collect();
-        if optional {
-            options.push(option(NO_SLOT));
-        }
-        let req = Request {
-            player: who,
-            kind: RequestKind::OneOf,
-            prompt: format!(
-                "choose {} slot of {place}",
-                if optional { "up to 1" } else { "1" }
-            ),
-            options,
-        };
-        Ok(match self.ask(req)? {
+        // built only when the question goes out (a replayed statement has its answer)
+        let asked = self.ask_with(|g| {
+            let mut options: Vec<Choice> = cands.iter().map(|s| option(s)).collect();
+            if optional {
+                options.push(option(NO_SLOT));
+            }
+            Request {
+                player: who,
+                kind: RequestKind::OneOf,
+                prompt: format!(
+                    "choose {} slot of {}",
+                    if optional { "up to 1" } else { "1" },
+                    g.zone_text(zone)
+                ),
+                options,
+            }
+        });
+        Ok(match asked? {
             Answer::Pick(i) => cands.get(i).cloned(),
             _ => None,
         })

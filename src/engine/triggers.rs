@@ -172,13 +172,13 @@ impl<'p> Game<'p> {
         if mine.len() <= 1 || self.all_alike(&mine) {
             return Ok(mine[0]);
         }
-        let req = Request {
+        let asked = self.ask_with(|g| Request {
             player: seat,
             kind: RequestKind::OneOf,
             prompt: "choose the triggered ability to resolve next".into(),
-            options: self.trigger_options(seat, &mine, false),
-        };
-        Ok(match self.ask(req)? {
+            options: g.trigger_options(seat, &mine, false),
+        });
+        Ok(match asked? {
             Answer::Pick(i) => mine[i.min(mine.len().saturating_sub(1))],
             _ => mine[0],
         })
@@ -199,8 +199,8 @@ impl<'p> Game<'p> {
         let mut rest: Vec<usize> = (0..self.pending.len()).collect();
         let mut order: Vec<usize> = Vec::with_capacity(rest.len());
         while rest.len() > 1 && !self.all_alike_for_one(&rest) {
-            let req = self.order_request(seat, &rest);
-            let k = match self.ask(req)? {
+            let asked = self.ask_with(|g| g.order_request(seat, &rest));
+            let k = match asked? {
                 Answer::Pick(k) => k.min(rest.len().saturating_sub(1)),
                 _ => 0,
             };
@@ -378,18 +378,19 @@ impl<'p> Game<'p> {
         negated: bool,
     ) -> Result<(), Box<Request>> {
         let a: &'p ir::Ability = self.prog.ability(ability);
-        let kind = Program::short(&a.kind).to_string();
-        let req = Request {
-            player: self.ctx().you,
+        let kind = Program::short(&a.kind);
+        let you = self.ctx().you;
+        let asked = self.ask_with(|g| Request {
+            player: you,
             kind: RequestKind::YesNo,
             prompt: format!(
                 "pay the cost of {}'s {kind} ({})?",
-                self.card_name(card),
-                self.describe(&a.cost)
+                g.card_name(card),
+                g.describe(&a.cost)
             ),
             options: Vec::new(),
-        };
-        let pay = self.ask(req)? == Answer::Yes(true);
+        });
+        let pay = asked? == Answer::Yes(true);
         self.frames.pop();
         if pay {
             self.push_cost_and_effect(card, ability, negated);

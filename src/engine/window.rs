@@ -105,18 +105,17 @@ impl<'p> Game<'p> {
 
     /// A player takes a ruleset action (on a card, for an action with candidates).
     fn take_action(&mut self, seat: Seat, action: u16, card: Option<CardId>) {
-        let a = &self.prog.ruleset.actions[action as usize];
-        let what = format!(
-            "p{} {}",
-            shown(seat),
-            a.name
-                .label
-                .as_deref()
-                .unwrap_or(Program::short(&a.name.id))
-        );
+        let prog: &'p Program = self.prog;
+        let a = &prog.ruleset.actions[action as usize];
+        let label = a
+            .name
+            .label
+            .as_deref()
+            .unwrap_or(Program::short(&a.name.id));
+        let who = shown(seat);
         match card {
-            Some(c) => self.log_cards("action", &[c], |n| format!("{what} {}", n[0])),
-            None => self.log_line("action", what),
+            Some(c) => self.log_cards("action", &[c], |n| format!("p{who} {label} {}", n[0])),
+            None => self.log_line("action", |_| format!("p{who} {label}")),
         }
         self.push_ctx(seat, None, None, None);
         if let (Some(var), Some(c)) = (&a.var, card) {
@@ -138,8 +137,10 @@ impl<'p> Game<'p> {
     ) {
         let a = self.prog.ability(ability);
         self.record_use(card, ability);
-        let what = format!("p{} uses {} of", shown(seat), Program::short(&a.kind));
-        self.log_cards("action", &[card], |n| format!("{what} {}", n[0]));
+        let (who, kind) = (shown(seat), Program::short(&a.kind));
+        self.log_cards("action", &[card], |n| {
+            format!("p{who} uses {kind} of {}", n[0])
+        });
         self.push_ctx(seat, Some(this), None, Some((card, ability)));
         self.frames.push(Frame::PopCtx);
         if chain {

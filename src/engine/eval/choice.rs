@@ -194,17 +194,17 @@ impl Game<'_> {
         if kind == ChoiceKind::Search {
             cands.sort_by_key(|c| (self.state.cards[*c as usize].def, *c));
         }
-        let options = cands
-            .iter()
-            .map(|c| self.card_option(*c, self.visible_to(*c, who)))
-            .collect();
-        let req = Request {
+        // built only when the question goes out (a replayed statement has its answer)
+        let asked = self.ask_with(|g| Request {
             player: who,
             kind: RequestKind::Cards { min: lo, max: hi },
             prompt: cards_prompt(kind, lo, hi),
-            options,
-        };
-        Ok(match self.ask(req)? {
+            options: cands
+                .iter()
+                .map(|c| g.card_option(*c, g.visible_to(*c, who)))
+                .collect(),
+        });
+        Ok(match asked? {
             Answer::Many(v) => v
                 .into_iter()
                 .filter_map(|i| cands.get(i).copied())
@@ -220,24 +220,26 @@ impl Game<'_> {
             return Ok(Value::Absent);
         }
         let you = self.ctx().you;
-        let mut names: Vec<String> = self.prog.cards.iter().map(|c| c.name.clone()).collect();
-        names.sort();
-        names.dedup();
-        let req = Request {
-            player: you,
-            kind: RequestKind::Declare,
-            prompt: format!("declare a {what}"),
-            options: names
-                .into_iter()
-                .map(|n| Choice {
-                    label: n,
-                    action: None,
-                    card: None,
-                    card_id: None,
-                })
-                .collect(),
-        };
-        Ok(match self.ask(req)? {
+        let asked = self.ask_with(|g| {
+            let mut names: Vec<String> = g.prog.cards.iter().map(|c| c.name.clone()).collect();
+            names.sort();
+            names.dedup();
+            Request {
+                player: you,
+                kind: RequestKind::Declare,
+                prompt: format!("declare a {what}"),
+                options: names
+                    .into_iter()
+                    .map(|n| Choice {
+                        label: n,
+                        action: None,
+                        card: None,
+                        card_id: None,
+                    })
+                    .collect(),
+            }
+        });
+        Ok(match asked? {
             Answer::Text(t) => {
                 self.declared.push((you, t.clone()));
                 Value::Text(t)

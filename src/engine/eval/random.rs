@@ -80,7 +80,7 @@ impl Game<'_> {
             _ => 0,
         };
         if fresh {
-            self.log_line("random", format!("random pick: p{}", shown(p)));
+            self.log_line("random", |_| format!("random pick: p{}", shown(p)));
         }
         Value::Player(p)
     }
@@ -105,7 +105,9 @@ impl Game<'_> {
         }
         .clamp(lo, hi);
         if fresh {
-            self.log_line("random", format!("random pick: {k} (from {lo} to {hi})"));
+            self.log_line("random", |_| {
+                format!("random pick: {k} (from {lo} to {hi})")
+            });
         }
         Ok(Value::Int(k))
     }

@@ -218,7 +218,7 @@ impl<'p> Game<'p> {
             zone(from),
             zone(to)
         );
-        self.log_line("zone", text);
+        self.log_line("zone", |_| text);
     }
 
     /// `flip`: each card face up, face down, or over.

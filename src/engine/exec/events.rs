@@ -95,7 +95,9 @@ impl Game<'_> {
     pub(super) fn exec_win(&mut self, player: &Expr) -> Result<(), Box<Request>> {
         for p in self.players_of(player)? {
             self.state.players[p as usize].won = true;
-            self.log_line("end", format!("p{} meets a winning condition", shown(p)));
+            self.log_line("end", |_| {
+                format!("p{} meets a winning condition", shown(p))
+            });
         }
         self.settle();
         Ok(())
@@ -106,7 +108,7 @@ impl Game<'_> {
     pub(super) fn exec_goes_first(&mut self, player: &Expr) -> Result<(), Box<Request>> {
         if let Some(&p) = self.players_of(player)?.first() {
             self.state.active = p;
-            self.log_line("turn", format!("p{} goes first", shown(p)));
+            self.log_line("turn", |_| format!("p{} goes first", shown(p)));
         }
         Ok(())
     }
@@ -116,7 +118,7 @@ impl Game<'_> {
         for p in self.players_of(player)? {
             if !self.state.players[p as usize].lost {
                 self.state.players[p as usize].lost = true;
-                self.log_line("end", format!("p{} loses", shown(p)));
+                self.log_line("end", |_| format!("p{} loses", shown(p)));
             }
         }
         self.settle();

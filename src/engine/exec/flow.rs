@@ -96,7 +96,7 @@ impl<'p> Game<'p> {
         options: &'p [(String, Vec<Stmt>)],
     ) -> Result<Frames<'p>, Box<Request>> {
         let who = self.player_or_you(chooser)?;
-        let req = Request {
+        let asked = self.ask_with(|_| Request {
             player: who,
             kind: RequestKind::OneOf,
             prompt: "choose one".into(),
@@ -109,8 +109,8 @@ impl<'p> Game<'p> {
                     card_id: None,
                 })
                 .collect(),
-        };
-        if let Answer::Pick(i) = self.ask(req)? {
+        });
+        if let Answer::Pick(i) = asked? {
             if let Some((_, body)) = options.get(i) {
                 return Ok(smallvec![self.block(body)]);
             }
@@ -172,7 +172,7 @@ impl<'p> Game<'p> {
     pub(super) fn exec_phase(&mut self, phase: &Id, body: &'p [Stmt]) -> Frames<'p> {
         let idx = self.prog.phase_index.get(phase).copied();
         self.state.phase = idx;
-        self.log_line("phase", format!("phase {}", Program::short(phase)));
+        self.log_line("phase", |_| format!("phase {}", Program::short(phase)));
         smallvec![Frame::PhaseEnd, self.block(body)]
     }
 

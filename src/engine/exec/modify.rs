@@ -106,7 +106,7 @@ impl<'p> Game<'p> {
         let line = |n: &str| format!("{n}: {short} {op} {v} (now {now})");
         match c.subject {
             Subject::Card(card) => self.log_cards("counter", &[card], |n| line(&n[0])),
-            Subject::Player(p) => self.log_line("counter", line(&format!("p{}", shown(p)))),
+            Subject::Player(p) => self.log_line("counter", |_| line(&format!("p{}", shown(p)))),
         }
     }
 

@@ -76,7 +76,9 @@ impl<'p> Game<'p> {
             picks = picks.saturating_add(1);
             let k = self.pick_stream().random_range(lo..=hi);
             self.answers.push(Answer::Text(k.to_string()));
-            self.log_line("random", format!("random pick: {k} (from {lo} to {hi})"));
+            self.log_line("random", |_| {
+                format!("random pick: {k} (from {lo} to {hi})")
+            });
         };
         self.answer_pos = start.saturating_add(world.used);
         if let Some(ask) = world.ask {
@@ -224,7 +226,7 @@ impl<'p> Game<'p> {
             |who: &str| format!("{who}'s script stops ({at}): {why}; none of its changes are made");
         match self.ctx().this {
             Some(c) => self.log_cards("script_error", &[c], |n| text(&n[0])),
-            None => self.log_line("script_error", text("the rules")),
+            None => self.log_line("script_error", |_| text("the rules")),
         }
     }
 
