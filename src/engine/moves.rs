@@ -48,9 +48,7 @@ impl<'p> Game<'p> {
             let slot = self.state.cards[c as usize].slot.clone();
             let data = EventData {
                 event: ev,
-                args: self
-                    .move_args(ev, c, (from, spec.to), slot.as_deref())
-                    .into(),
+                args: self.move_args(ev, c, (from, spec.to), slot.as_deref()),
             };
             if let Some(frames) = self.replace(&data) {
                 return frames;
@@ -68,33 +66,40 @@ impl<'p> Game<'p> {
         c: CardId,
         (from, to): (ZoneKey, ZoneKey),
         slot: Option<&str>,
-    ) -> Vec<Value> {
-        let n = self.prog.ruleset.events[ev as usize].params.len();
-        let mut args = vec![
-            Value::Card(c),
-            Value::Zone(from.zone, smallvec![from.owner]),
-            Value::Zone(to.zone, smallvec![to.owner]),
-        ];
-        args.resize(n.max(3), Value::Absent);
-        args.truncate(n);
-        self.put_slot(ev, &mut args, 3, slot);
-        args
+    ) -> Rc<[Value]> {
+        self.core_args(ev, slot, 3, |i| match i {
+            0 => Value::Card(c),
+            1 => Value::Zone(from.zone, smallvec![from.owner]),
+            _ => Value::Zone(to.zone, smallvec![to.owner]),
+        })
     }
 
-    /// Puts a slot into the first parameter of type `text` after the `first` the core fills.
-    fn put_slot(&self, ev: u16, args: &mut [Value], first: usize, slot: Option<&str>) {
-        let Some(s) = slot else { return };
+    /// The payload of an event the core fills: its first `first` parameters from `core`, the
+    /// slot (if any) in the first further parameter of type `text`, and nothing in the others;
+    /// one value per parameter of the event, written in place.
+    fn core_args(
+        &self,
+        ev: u16,
+        slot: Option<&str>,
+        first: usize,
+        core: impl Fn(usize) -> Value,
+    ) -> Rc<[Value]> {
         let params = &self.prog.ruleset.events[ev as usize].params;
-        let at = params
-            .iter()
-            .enumerate()
-            .skip(first)
-            .find(|(_, p)| p.types == [ir::Type::Text]);
-        if let Some((i, _)) = at {
-            if let Some(a) = args.get_mut(i) {
-                *a = Value::Text(s.to_string());
-            }
-        }
+        let slot_at = slot.and_then(|s| {
+            let at = params
+                .iter()
+                .enumerate()
+                .skip(first)
+                .find(|(_, p)| p.types == [ir::Type::Text])?;
+            Some((at.0, s))
+        });
+        (0..params.len())
+            .map(|i| match slot_at {
+                _ if i < first => core(i),
+                Some((at, s)) if at == i => Value::Text(s.to_string()),
+                _ => Value::Absent,
+            })
+            .collect()
     }
 
     /// Whether some card definition has a replacement ability on an event.
@@ -118,7 +123,7 @@ impl<'p> Game<'p> {
             .map(|c| c.applied.clone())
             .unwrap_or_default();
         let data = Rc::new(data.clone());
-        for c in self.trigger_candidates(data.event) {
+        for &c in self.trigger_candidates(data.event).iter() {
             let zone = self.state.cards[c as usize].zone.zone;
             for (this, aref) in self.abilities_in(c, zone) {
                 if applied.contains(&(c, aref)) {
@@ -321,34 +326,16 @@ impl<'p> Game<'p> {
     ) {
         if let Some(ev) = self.prog.core_leave {
             let args = self.zone_args(ev, c, from, left.as_deref());
-            self.emit(
-                EventData {
-                    event: ev,
-                    args: args.into(),
-                },
-                Some((c, from, was_negated)),
-            );
+            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_move {
             let args = self.move_args(ev, c, (from, to), left.as_deref());
-            self.emit(
-                EventData {
-                    event: ev,
-                    args: args.into(),
-                },
-                Some((c, from, was_negated)),
-            );
+            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_enter {
             let taken = self.state.cards[c as usize].slot.clone();
             let args = self.zone_args(ev, c, to, taken.as_deref());
-            self.emit(
-                EventData {
-                    event: ev,
-                    args: args.into(),
-                },
-                None,
-            );
+            self.emit(EventData { event: ev, args }, None);
         }
     }
 
@@ -360,12 +347,10 @@ impl<'p> Game<'p> {
         c: CardId,
         z: ZoneKey,
         slot: Option<&str>,
-    ) -> Vec<Value> {
-        let n = self.prog.ruleset.events[ev as usize].params.len();
-        let mut args = vec![Value::Card(c), Value::Zone(z.zone, smallvec![z.owner])];
-        args.resize(n.max(2), Value::Absent);
-        args.truncate(n);
-        self.put_slot(ev, &mut args, 2, slot);
-        args
+    ) -> Rc<[Value]> {
+        self.core_args(ev, slot, 2, |i| match i {
+            0 => Value::Card(c),
+            _ => Value::Zone(z.zone, smallvec![z.owner]),
+        })
     }
 }

@@ -512,8 +512,15 @@ impl<'p> Game<'p> {
 
     /// The cards whose abilities may answer an event: those with a trigger or replacement on
     /// it, and the hosts of such cards (they carry the abilities set on them).
-    pub(super) fn trigger_candidates(&mut self, event: u16) -> Vec<CardId> {
+    pub(super) fn trigger_candidates(&mut self, event: u16) -> Rc<[CardId]> {
         let listeners = self.listeners_of(event);
+        if listeners
+            .iter()
+            .all(|c| self.state.cards[*c as usize].host.is_none())
+        {
+            // no listener is set on a card: the listeners themselves, in card order
+            return listeners;
+        }
         let mut out: Vec<CardId> = Vec::with_capacity(listeners.len());
         for &c in listeners.iter() {
             out.push(c);
@@ -523,7 +530,7 @@ impl<'p> Game<'p> {
         }
         out.sort_unstable();
         out.dedup();
-        out
+        out.into()
     }
 
     /// The cards whose definitions have a trigger or replacement on an event, in card order:
@@ -562,7 +569,7 @@ impl<'p> Game<'p> {
             .cancelled
             .retain(|(ev, s)| !(*ev == e.event && *s == subject));
         let e = Rc::new(e);
-        for c in self.trigger_candidates(e.event) {
+        for &c in self.trigger_candidates(e.event).iter() {
             let (zone, neg) = match lookback {
                 Some((lc, z, neg)) if lc == c => (z.zone, Some(neg)),
                 _ => (self.state.cards[c as usize].zone.zone, None),
