@@ -372,13 +372,13 @@ impl<'p> Game<'p> {
         }
         for p in &self.pending {
             (p.card, p.this, p.ability, p.controller, p.negated).hash(&mut h);
-            debug_hash(&mut h, &p.event);
+            (p.event.event, &p.event.args).hash(&mut h);
         }
         self.frames.len().hash(&mut h);
         for f in &self.frames {
             frame_hash(f, &mut h);
         }
-        debug_hash(&mut h, &self.vars);
+        self.vars.hash(&mut h);
         req.player.hash(&mut h);
         sorted_labels(req).hash(&mut h);
         h.finish()

@@ -70,7 +70,7 @@ pub struct ZoneKey {
 pub type Seats = smallvec::SmallVec<[Seat; 8]>;
 
 /// A runtime value.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Hash)]
 pub enum Value {
     /// Nothing (an optional payload left out, a card that is not there).
     Absent,
