@@ -30,6 +30,7 @@ mod layers;
 pub mod log;
 mod loops;
 mod moves;
+pub mod names;
 mod payable;
 mod player_keywords;
 pub mod program;

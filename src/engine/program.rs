@@ -1,6 +1,7 @@
 //! A game's compiled packs, indexed for the engine: every declared name gets a small number so
 //! that game state is vectors and bit masks, not maps of strings.
 
+use super::names::Names;
 use crate::engine::state::{index16, index32};
 use crate::ir::{self, Id, Semantics, Stmt};
 use rustc_hash::FxHashMap as HashMap;
@@ -42,6 +43,9 @@ pub struct StatInfo {
 }
 
 /// Everything a game declares, with indices, plus its cards.
+///
+/// Not changed once built: games borrow it, and its maps of names know where its own IR holds
+/// each id ([`Names`], learned by [`Program::new`]), which holds only while that IR stays put.
 #[derive(Debug)]
 pub struct Program {
     /// The merged ruleset.
@@ -51,31 +55,31 @@ pub struct Program {
     /// Card id → index into `cards`.
     pub card_index: HashMap<Id, u32>,
     /// Zone id → index.
-    pub zones: HashMap<Id, u16>,
+    pub zones: Names<u16>,
     /// States, by index (at most 64).
     pub states: Vec<StateInfo>,
     /// State id → index.
-    pub state_index: HashMap<Id, u16>,
+    pub state_index: Names<u16>,
     /// Stats, by index.
     pub stats: Vec<StatInfo>,
     /// Stat id → index.
-    pub stat_index: HashMap<Id, u16>,
+    pub stat_index: Names<u16>,
     /// Layer id → position in the application order.
-    pub layer_index: HashMap<Id, u16>,
+    pub layer_index: Names<u16>,
     /// Counter id → index.
-    pub counter_index: HashMap<Id, u16>,
+    pub counter_index: Names<u16>,
     /// Keyword id → index into the ruleset's keywords.
-    pub keyword_index: HashMap<Id, u16>,
+    pub keyword_index: Names<u16>,
     /// Event id → index into the ruleset's events.
-    pub event_index: HashMap<Id, u16>,
+    pub event_index: Names<u16>,
     /// Moment id → index.
-    pub moment_index: HashMap<Id, u16>,
+    pub moment_index: Names<u16>,
     /// Phase id → index.
-    pub phase_index: HashMap<Id, u16>,
+    pub phase_index: Names<u16>,
     /// Action id → index into the ruleset's actions.
-    pub action_index: HashMap<Id, u16>,
+    pub action_index: Names<u16>,
     /// Ability kind id → (semantics, the zone it works from).
-    pub kinds: HashMap<Id, (Semantics, Option<u16>)>,
+    pub kinds: Names<(Semantics, Option<u16>)>,
     /// The ability kinds declared `optional_cost`: their controller chooses whether to pay.
     pub optional_cost_kinds: Vec<Id>,
     /// Attribute ids with the unnegatable meaning.
@@ -159,7 +163,7 @@ impl Program {
         let core = |m: ir::CoreEvent| core_event(&ruleset, m);
         let meta = ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable);
         let in_play: Vec<bool> = ruleset.zones.iter().map(|z| z.in_play).collect();
-        Ok(Program {
+        let mut prog = Program {
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
             continuous_zones: continuous_zones(&meta, &in_play),
@@ -207,7 +211,9 @@ impl Program {
             check_rules: rules_where(&ruleset, false),
             cards,
             ruleset,
-        })
+        };
+        super::names::learn_addresses(&mut prog);
+        Ok(prog)
     }
 
     /// Whether the ruleset has interrupt rules (the one test a game without any pays per
@@ -266,7 +272,7 @@ fn kinds_zone(ruleset: &ir::Ruleset, zones: &HashMap<Id, u16>, kind: &str) -> Op
 }
 
 /// Numbers for ids, in declaration order.
-fn index<'a>(ids: impl Iterator<Item = &'a Id>) -> HashMap<Id, u16> {
+fn index<'a>(ids: impl Iterator<Item = &'a Id>) -> Names<u16> {
     ids.enumerate()
         .map(|(i, id)| (id.clone(), index16(i)))
         .collect()
@@ -467,7 +473,7 @@ fn core_event(ruleset: &ir::Ruleset, m: ir::CoreEvent) -> Option<u16> {
 fn ability_kinds(
     ruleset: &ir::Ruleset,
     zones: &HashMap<Id, u16>,
-) -> HashMap<Id, (Semantics, Option<u16>)> {
+) -> Names<(Semantics, Option<u16>)> {
     ruleset
         .ability_kinds
         .iter()

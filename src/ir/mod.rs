@@ -1235,6 +1235,186 @@ pub enum Stmt {
     },
 }
 
+/// A direct part of a statement that holds more IR: an expression or a block of statements.
+#[derive(Debug, Clone, Copy)]
+pub enum StmtChild<'s> {
+    /// An expression the statement reads (a duration's included).
+    Expr(&'s Expr),
+    /// A block the statement runs (an arm, a body, an option).
+    Block(&'s [Stmt]),
+}
+
+impl Duration {
+    /// The expression a duration reads, if any (`while cond`, `until moment of player`).
+    pub fn expr(&self) -> Option<&Expr> {
+        match self {
+            Duration::Default | Duration::Until(_) => None,
+            Duration::While(e) => Some(e),
+            Duration::UntilOf { player, .. } => Some(player),
+        }
+    }
+}
+
+impl Stmt {
+    /// Calls `f` with each direct expression and block of the statement, in field order. Every
+    /// form is listed (an exhaustive match), so a new form must say what it holds: walks over
+    /// the whole IR (the engine's indices by address, say) see every part.
+    pub fn each_child<'s>(&'s self, f: &mut impl FnMut(StmtChild<'s>)) {
+        use StmtChild::{Block, Expr as E};
+        let duration = |d: &'s Duration, f: &mut dyn FnMut(StmtChild<'s>)| {
+            if let Some(e) = d.expr() {
+                f(E(e));
+            }
+        };
+        match self {
+            Stmt::Let { value, .. } => f(E(value)),
+            Stmt::If { arms, otherwise } => {
+                for (cond, body) in arms {
+                    f(E(cond));
+                    f(Block(body));
+                }
+                f(Block(otherwise));
+            }
+            Stmt::ForEach { cards, body, .. } => {
+                f(E(cards));
+                f(Block(body));
+            }
+            Stmt::Repeat { times: e, body } | Stmt::While { cond: e, body } => {
+                f(E(e));
+                f(Block(body));
+            }
+            Stmt::May { players, body } => {
+                for p in players {
+                    f(E(p));
+                }
+                f(Block(body));
+            }
+            Stmt::Move {
+                cards, to, slot, ..
+            } => {
+                f(E(cards));
+                f(E(to));
+                if let Some(s) = slot {
+                    f(E(s));
+                }
+            }
+            Stmt::Attach { card, host } => {
+                f(E(card));
+                f(E(host));
+            }
+            Stmt::SetState {
+                cards, duration: d, ..
+            }
+            | Stmt::RemoveKeyword {
+                cards, duration: d, ..
+            }
+            | Stmt::Negate {
+                cards, duration: d, ..
+            } => {
+                f(E(cards));
+                duration(d, f);
+            }
+            Stmt::PlayerKeyword {
+                players,
+                duration: d,
+                ..
+            } => {
+                f(E(players));
+                duration(d, f);
+            }
+            Stmt::AliasZone {
+                zone, duration: d, ..
+            } => {
+                f(E(zone));
+                duration(d, f);
+            }
+            Stmt::Modify {
+                cards,
+                value,
+                duration: d,
+                ..
+            } => {
+                f(E(cards));
+                if let Some(v) = value {
+                    f(E(v));
+                }
+                duration(d, f);
+            }
+            Stmt::Count { subject, value, .. } => {
+                f(E(subject));
+                f(E(value));
+            }
+            Stmt::Grant {
+                args,
+                cards,
+                duration: d,
+                ..
+            } => {
+                for a in args {
+                    f(E(a));
+                }
+                f(E(cards));
+                duration(d, f);
+            }
+            Stmt::ClearState { cards, .. }
+            | Stmt::Reveal { cards }
+            | Stmt::Flip { cards, .. }
+            | Stmt::Resolve { cards, .. } => f(E(cards)),
+            Stmt::Look { cards, by } => {
+                f(E(cards));
+                f(E(by));
+            }
+            Stmt::Shuffle { zone } => f(E(zone)),
+            Stmt::Cancel { subject, .. } => {
+                if let Some(s) = subject {
+                    f(E(s));
+                }
+            }
+            Stmt::TreatAs { cards, fields, .. } => {
+                f(E(cards));
+                for v in fields.values() {
+                    f(E(v));
+                }
+            }
+            Stmt::Script { args, .. } => {
+                for a in args {
+                    f(E(a));
+                }
+            }
+            Stmt::Emit { args, .. } => {
+                for a in args.values() {
+                    f(E(a));
+                }
+            }
+            Stmt::Call {
+                args, duration: d, ..
+            } => {
+                for a in args.values() {
+                    f(E(a));
+                }
+                if let Some(d) = d {
+                    duration(d, f);
+                }
+            }
+            Stmt::ChooseOne { chooser, options } => {
+                f(E(chooser));
+                for (_, body) in options {
+                    f(Block(body));
+                }
+            }
+            Stmt::Win { player }
+            | Stmt::Lose { player }
+            | Stmt::GoesFirst { player }
+            | Stmt::ReachOf { player, .. } => f(E(player)),
+            Stmt::Window { players, .. } => f(E(players)),
+            Stmt::Simultaneously { body } | Stmt::Phase { body, .. } | Stmt::Chain { body } => {
+                f(Block(body));
+            }
+            Stmt::DrawGame | Stmt::Check | Stmt::Reach { .. } => {}
+        }
+    }
+}
+
 // ───────────────────────────── expressions ─────────────────────────────
 
 /// Arithmetic, comparison and logic operators.
