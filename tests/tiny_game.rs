@@ -292,7 +292,7 @@ fn sow_among<'p>(
             def: def(name),
             owner: *owner,
             zone: ZoneKey {
-                zone: *p.zones.get(*zone).expect("zone"),
+                zone: *p.zones.get(zone).expect("zone"),
                 owner: *owner,
             },
             states: Vec::new(),

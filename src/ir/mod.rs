@@ -1298,9 +1298,15 @@ impl Stmt {
                     f(E(s));
                 }
             }
-            Stmt::Attach { card, host } => {
-                f(E(card));
-                f(E(host));
+            Stmt::Attach { card: a, host: b }
+            | Stmt::Look { cards: a, by: b }
+            | Stmt::Count {
+                subject: a,
+                value: b,
+                ..
+            } => {
+                f(E(a));
+                f(E(b));
             }
             Stmt::SetState {
                 cards, duration: d, ..
@@ -1340,10 +1346,6 @@ impl Stmt {
                 }
                 duration(d, f);
             }
-            Stmt::Count { subject, value, .. } => {
-                f(E(subject));
-                f(E(value));
-            }
             Stmt::Grant {
                 args,
                 cards,
@@ -1358,13 +1360,9 @@ impl Stmt {
             }
             Stmt::ClearState { cards, .. }
             | Stmt::Reveal { cards }
+            | Stmt::Shuffle { zone: cards }
             | Stmt::Flip { cards, .. }
             | Stmt::Resolve { cards, .. } => f(E(cards)),
-            Stmt::Look { cards, by } => {
-                f(E(cards));
-                f(E(by));
-            }
-            Stmt::Shuffle { zone } => f(E(zone)),
             Stmt::Cancel { subject, .. } => {
                 if let Some(s) = subject {
                     f(E(s));
