@@ -757,6 +757,9 @@ impl<'p> Game<'p> {
         let Some(&s) = self.prog.stat_index.get(stat) else {
             return Value::Absent;
         };
+        if self.prog.stats[s as usize].components.is_empty() {
+            return self.plain_stat(c, s).map_or(Value::Absent, Value::Int);
+        }
         let prog: &'p Program = self.prog;
         let value = |vals: &[Option<i64>]| {
             let read = |i: u16| {
@@ -775,6 +778,22 @@ impl<'p> Game<'p> {
         match self.cached_stats(c) {
             Some(vals) => value(vals),
             None => value(&self.stats(c)),
+        }
+    }
+}
+
+impl Game<'_> {
+    /// A plain stat of a card, by index (its floor applied; `None` when the card has none).
+    pub(super) fn plain_stat(&mut self, c: CardId, s: u16) -> Option<i64> {
+        let floor = self.prog.stats[s as usize].floor;
+        let read = |vals: &[Option<i64>]| {
+            let v = vals.get(s as usize).copied().flatten();
+            v.map(|v| floor.map_or(v, |f| v.max(f)))
+        };
+        // read in place when cached (no copy of the card's stats)
+        match self.cached_stats(c) {
+            Some(vals) => read(vals),
+            None => read(&self.stats(c)),
         }
     }
 }

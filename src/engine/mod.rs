@@ -29,6 +29,7 @@ mod interrupts;
 mod layers;
 pub mod log;
 mod loops;
+pub mod lowered;
 mod moves;
 pub mod names;
 mod payable;

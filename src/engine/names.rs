@@ -15,6 +15,7 @@
 //! answer, so both ways always agree; a text the program does not hold (a scenario's, a
 //! script's) is simply looked up by its text.
 
+use super::lowered::Conds;
 use super::program::Program;
 use crate::ir::{self, Expr, Id, Stmt, StmtChild};
 use rustc_hash::FxHashMap as HashMap;
@@ -100,12 +101,15 @@ struct Held<'p> {
     phases: Vec<&'p str>,
     actions: Vec<&'p str>,
     kinds: Vec<&'p str>,
+    /// The conditions of filters (`cards where condition`), lowered by [`Conds`].
+    conditions: Vec<&'p Expr>,
 }
 
-/// Teaches a program's maps where its own IR holds the ids they know: every statement and
-/// expression of the ruleset (setup, turn, actions, rules, verbs and procedures, those the
-/// engine calls included) and of every card (abilities, triggers, keywords). An id the walk
-/// does not reach is still found by its text.
+/// Teaches a program's maps where its own IR holds the ids they know, and lowers its filters'
+/// conditions ([`Conds`]): one walk over every statement and expression of the ruleset (setup,
+/// turn, actions, rules, verbs and procedures, those the engine calls included) and of every
+/// card (abilities, triggers, keywords). An id the walk does not reach is still found by its
+/// text, and a condition it does not reach is evaluated as written.
 pub(super) fn learn_addresses(prog: &mut Program) {
     let mut held = Held::default();
     let r = &prog.ruleset;
@@ -155,6 +159,8 @@ pub(super) fn learn_addresses(prog: &mut Program) {
     learn(&mut prog.phase_index, &held.phases);
     learn(&mut prog.action_index, &held.actions);
     held.kinds.iter().for_each(|id| prog.kinds.learn(id));
+    let conds = Conds::lower(prog, held.conditions.iter().copied());
+    prog.conds = conds;
 }
 
 impl<'p> Held<'p> {
@@ -268,6 +274,7 @@ impl<'p> Held<'p> {
                 self.moments.extend(since.as_deref());
             }
             Expr::InState { state, .. } => self.states.push(state),
+            Expr::Filter { condition, .. } => self.conditions.push(condition),
             _ => {}
         }
         e.each_child(&mut |child| self.expr(child));

@@ -134,6 +134,8 @@ pub struct Program {
     pub check_rules: Vec<usize>,
     /// The packs' scripts, compiled once (`src/engine/script.rs`).
     pub scripts: super::script::Scripts,
+    /// The filters' conditions, lowered (learned with the names' addresses).
+    pub conds: super::lowered::Conds,
 }
 
 impl Program {
@@ -164,6 +166,7 @@ impl Program {
         let meta = ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable);
         let in_play: Vec<bool> = ruleset.zones.iter().map(|z| z.in_play).collect();
         let mut prog = Program {
+            conds: super::lowered::Conds::default(),
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
             continuous_zones: continuous_zones(&meta, &in_play),

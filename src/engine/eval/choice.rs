@@ -11,9 +11,10 @@ impl Game<'_> {
     pub(super) fn filter(&mut self, cards: &Expr, condition: &Expr) -> Result<Value, Box<Request>> {
         let v = self.eval(cards)?;
         let list = self.pooled_cards_of(&v);
+        let lowered = self.prog.conds.get(condition);
         let mut out = Vec::new();
         for &c in &list {
-            if self.holds_for(c, condition)? {
+            if self.holds_lowered(c, lowered, condition)? {
                 out.push(c);
             }
         }

@@ -5,6 +5,7 @@
 //! (`rule_memo`) as [`Game::eval`] notes every form.
 
 use super::super::agent::Request;
+use super::super::lowered::{Cond, Num};
 use super::super::state::{CardId, Value};
 use super::super::Game;
 use crate::ir::{Expr, Op};
@@ -19,28 +20,18 @@ impl Game<'_> {
                 Op::And => self.eval_true(lhs)? && self.eval_true(rhs)?,
                 Op::Or => self.eval_true(lhs)? || self.eval_true(rhs)?,
                 Op::Lt | Op::Le | Op::Gt | Op::Ge => {
-                    // both sides are read, as `binary` does; a side that is no number is false
+                    // both sides are read, as `binary` does
                     let a = self.eval_int(lhs)?;
                     let b = self.eval_int(rhs)?;
-                    match (a, b) {
-                        (Some(a), Some(b)) => match op {
-                            Op::Lt => a < b,
-                            Op::Le => a <= b,
-                            Op::Gt => a > b,
-                            _ => a >= b,
-                        },
-                        _ => false,
-                    }
+                    compared(*op, a, b)
                 }
                 Op::Eq | Op::Ne
                     if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) =>
                 {
-                    // a number against anything: equal only to the same number (both sides
-                    // read, as `binary` does)
+                    // a number against anything (both sides read, as `binary` does)
                     let a = self.eval_int(lhs)?;
                     let b = self.eval_int(rhs)?;
-                    let same = matches!((a, b), (Some(a), Some(b)) if a == b);
-                    same == (*op == Op::Eq)
+                    compared(*op, a, b)
                 }
                 Op::Eq | Op::Ne if texty(lhs) && texty(rhs) => {
                     let same = self.texts_equal(lhs, rhs)?;
@@ -139,9 +130,10 @@ impl Game<'_> {
         };
         let v = self.eval(cards)?;
         let list = self.pooled_cards_of(&v);
+        let lowered = self.prog.conds.get(condition);
         let mut n: i64 = 0;
         for &c in &list {
-            if self.holds_for(c, condition)? {
+            if self.holds_lowered(c, lowered, condition)? {
                 n = n.saturating_add(1);
             }
         }
@@ -159,6 +151,98 @@ impl Game<'_> {
         let r = self.eval_true(condition);
         self.its.pop();
         r
+    }
+
+    /// [`Game::holds_for`] with the condition's lowered form, when the program has one
+    /// ([`crate::engine::lowered`]).
+    pub(in crate::engine) fn holds_lowered(
+        &mut self,
+        c: CardId,
+        lowered: Option<&Cond>,
+        condition: &Expr,
+    ) -> Result<bool, Box<Request>> {
+        let Some(k) = lowered else {
+            return self.holds_for(c, condition);
+        };
+        self.its.push(c);
+        let r = self.cond_true(k, condition, c);
+        self.its.pop();
+        r
+    }
+
+    /// A lowered condition evaluated beside its expression, `it` being `c` (on top of
+    /// `its`): what `eval_true` of the expression gives. A node that does not match its
+    /// expression's form (it cannot, as both come from the same IR) is evaluated as written.
+    fn cond_true(&mut self, k: &Cond, e: &Expr, c: CardId) -> Result<bool, Box<Request>> {
+        Ok(match (k, e) {
+            (Cond::ItInState(s), Expr::InState { .. }) => self.state.in_state(c, *s),
+            (Cond::Never, Expr::InState { .. }) => false,
+            (Cond::ItOfType, Expr::OfType { card_type, .. }) => self.of_type(c, card_type),
+            (Cond::ItHasKeyword, Expr::HasKeyword { keyword, .. }) => {
+                self.note_read(e);
+                self.has_keyword(c, keyword)
+            }
+            (Cond::Not(x), Expr::Not(y)) => !self.cond_true(x, y, c)?,
+            (
+                Cond::And(a, b),
+                Expr::Binary {
+                    op: Op::And,
+                    lhs,
+                    rhs,
+                },
+            ) => self.cond_true(a, lhs, c)? && self.cond_true(b, rhs, c)?,
+            (
+                Cond::Or(a, b),
+                Expr::Binary {
+                    op: Op::Or,
+                    lhs,
+                    rhs,
+                },
+            ) => self.cond_true(a, lhs, c)? || self.cond_true(b, rhs, c)?,
+            (Cond::Compare(a, b), Expr::Binary { op, lhs, rhs })
+                if matches!(op, Op::Lt | Op::Le | Op::Gt | Op::Ge | Op::Eq | Op::Ne) =>
+            {
+                let x = self.num_of(*a, lhs, c)?;
+                let y = self.num_of(*b, rhs, c)?;
+                compared(*op, x, y)
+            }
+            _ => self.eval_true(e)?,
+        })
+    }
+
+    /// A lowered number beside its expression, `it` being `c`: what `eval_int` gives.
+    fn num_of(&mut self, n: Num, e: &Expr, c: CardId) -> Result<Option<i64>, Box<Request>> {
+        Ok(match (n, e) {
+            (Num::ItStat(s), Expr::Stat { .. }) => {
+                self.note_read(e);
+                self.plain_stat(c, s)
+            }
+            (Num::ItCounter(k), Expr::Counter { .. }) => {
+                self.note_read(e);
+                Some(self.state.cards[c as usize].counters[k as usize])
+            }
+            _ => self.eval_int(e)?,
+        })
+    }
+}
+
+/// Two numbers compared: `<`, `<=`, `>`, `>=` hold only of two numbers; `==` of the same
+/// number (a side that is no number equals nothing), `!=` otherwise.
+fn compared(op: Op, a: Option<i64>, b: Option<i64>) -> bool {
+    match op {
+        Op::Eq | Op::Ne => {
+            let same = matches!((a, b), (Some(a), Some(b)) if a == b);
+            same == (op == Op::Eq)
+        }
+        _ => match (a, b) {
+            (Some(a), Some(b)) => match op {
+                Op::Lt => a < b,
+                Op::Le => a <= b,
+                Op::Gt => a > b,
+                _ => a >= b,
+            },
+            _ => false,
+        },
     }
 }
 

@@ -1,0 +1,156 @@
+//! Filter conditions lowered once, when the program is built: the first piece of an
+//! engine-private form of the IR.
+//!
+//! `cards where condition` evaluates its condition once per card, and the check rules filter
+//! the field many times a turn. Evaluated as written, every `it is dying` finds what `it` is
+//! and looks the state up by its id, card after card. [`Conds`] holds, for each filter
+//! condition of the program's IR, a [`Cond`]: the same condition with the reads of `it` that
+//! need no lookup at run time resolved to indices (its states, plain stats and counters), and
+//! everything else marked [`Cond::AsWritten`]. A `Cond` is evaluated beside its expression
+//! (`Game::cond_true`): each node reads its expression's own fields, so a part evaluated as
+//! written is evaluated exactly as before, and a lowered part gives what the expression gives
+//! (same values, same reads recorded for the rule memo, same errors).
+//!
+//! The table is keyed by the condition's address, as [`Names`](super::names::Names) is by an
+//! id's: the program's IR is not changed once it is built, so no other expression alive during
+//! a game lies where one of its conditions does; an expression the program does not hold (a
+//! scenario's) is not found and is evaluated as written.
+
+use super::program::Program;
+use crate::ir::{Expr, Op};
+use rustc_hash::FxHashMap as HashMap;
+
+/// A filter condition (`it` is the card looked at), lowered beside its expression.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cond {
+    /// Evaluated as written (`Game::eval_true` of the expression).
+    AsWritten,
+    /// `it is <state>`, the state's index.
+    ItInState(u16),
+    /// `it is <state>` for a state the game does not declare: never.
+    Never,
+    /// `it is <card type>` (the type's id read from the expression).
+    ItOfType,
+    /// `it has <keyword>` (the keyword's id read from the expression).
+    ItHasKeyword,
+    /// `not x`.
+    Not(Box<Cond>),
+    /// `x and y` (`y` read only when `x` holds).
+    And(Box<Cond>, Box<Cond>),
+    /// `x or y` (`y` read only when `x` does not hold).
+    Or(Box<Cond>, Box<Cond>),
+    /// A comparison of numbers: `<`, `<=`, `>`, `>=`, or `==`/`!=` with a number written on a
+    /// side (the operator read from the expression).
+    Compare(Num, Num),
+}
+
+/// A number in a lowered condition, beside its expression.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Num {
+    /// Evaluated as written (`Game::eval_int` of the expression).
+    AsWritten,
+    /// `it.<stat>` of a plain stat, the stat's index.
+    ItStat(u16),
+    /// `it.<counter>`, the counter's index.
+    ItCounter(u16),
+}
+
+/// The lowered condition of every filter the program's IR holds, by the condition's address.
+#[derive(Debug, Default)]
+pub struct Conds {
+    by_address: HashMap<usize, Cond>,
+}
+
+impl Conds {
+    /// Lowers the conditions of the program's filters (those with nothing to lower are left
+    /// out: they are evaluated as written).
+    pub(super) fn lower<'p>(
+        prog: &Program,
+        conditions: impl IntoIterator<Item = &'p Expr>,
+    ) -> Conds {
+        let mut by_address = HashMap::default();
+        for e in conditions {
+            let c = lower(prog, e);
+            if c != Cond::AsWritten {
+                by_address.insert(address(e), c);
+            }
+        }
+        Conds { by_address }
+    }
+
+    /// The lowered form of a filter condition the program holds, if it has one.
+    #[inline]
+    pub fn get(&self, condition: &Expr) -> Option<&Cond> {
+        if self.by_address.is_empty() {
+            return None;
+        }
+        self.by_address.get(&address(condition))
+    }
+
+    /// How many conditions are lowered.
+    pub fn len(&self) -> usize {
+        self.by_address.len()
+    }
+
+    /// Whether no condition is lowered.
+    pub fn is_empty(&self) -> bool {
+        self.by_address.is_empty()
+    }
+}
+
+/// Where an expression lies.
+fn address(e: &Expr) -> usize {
+    std::ptr::from_ref(e).addr()
+}
+
+/// A condition lowered: its reads of `it` resolved where they can be.
+fn lower(prog: &Program, e: &Expr) -> Cond {
+    let cond = match e {
+        Expr::InState { card, state } if is_it(card) => match prog.state_index.get(state) {
+            Some(&s) => Cond::ItInState(s),
+            None => Cond::Never,
+        },
+        Expr::OfType { card, .. } if is_it(card) => Cond::ItOfType,
+        Expr::HasKeyword { card, .. } if is_it(card) => Cond::ItHasKeyword,
+        Expr::Not(x) => Cond::Not(Box::new(lower(prog, x))),
+        Expr::Binary { op, lhs, rhs } => match op {
+            Op::And => Cond::And(Box::new(lower(prog, lhs)), Box::new(lower(prog, rhs))),
+            Op::Or => Cond::Or(Box::new(lower(prog, lhs)), Box::new(lower(prog, rhs))),
+            Op::Lt | Op::Le | Op::Gt | Op::Ge => Cond::Compare(num(prog, lhs), num(prog, rhs)),
+            Op::Eq | Op::Ne if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) => {
+                Cond::Compare(num(prog, lhs), num(prog, rhs))
+            }
+            _ => Cond::AsWritten,
+        },
+        _ => Cond::AsWritten,
+    };
+    // a node all of whose parts are evaluated as written is itself evaluated as written
+    match &cond {
+        Cond::Not(x) if **x == Cond::AsWritten => Cond::AsWritten,
+        Cond::And(a, b) | Cond::Or(a, b) if **a == Cond::AsWritten && **b == Cond::AsWritten => {
+            Cond::AsWritten
+        }
+        Cond::Compare(Num::AsWritten, Num::AsWritten) => Cond::AsWritten,
+        _ => cond,
+    }
+}
+
+/// A number of a condition lowered: a plain stat or a counter of `it`.
+fn num(prog: &Program, e: &Expr) -> Num {
+    match e {
+        Expr::Stat { of, stat } if is_it(of) => match prog.stat_index.get(stat) {
+            Some(&s) if prog.stats[s as usize].components.is_empty() => Num::ItStat(s),
+            _ => Num::AsWritten,
+        },
+        Expr::Counter { of, counter } if is_it(of) => match prog.counter_index.get(counter) {
+            Some(&k) => Num::ItCounter(k),
+            None => Num::AsWritten,
+        },
+        _ => Num::AsWritten,
+    }
+}
+
+/// Whether an expression is `it`.
+fn is_it(e: &Expr) -> bool {
+    matches!(e, Expr::It)
+}
