@@ -12,7 +12,11 @@
 //! - a check rule skipped because nothing it read changed since its last run changed nothing
 //!   (the engine's rule memos) would indeed have changed nothing: `…_skipped_rules_change_nothing`
 //!   play games with every skipped rule run anyway, the engine noting any such run that changed
-//!   the game.
+//!   the game;
+//! - a filter condition lowered when the program is built (`engine::lowered`) gives, card by
+//!   card, what the condition as written gives, and records the same reads for the rule memos:
+//!   `…_lowered_conditions_agree` play games checking every such evaluation on a copy of the
+//!   game.
 //!
 //! `pmv_random_games`, `ws_random_games` and `pm_random_games` play a hundred-odd games each (a
 //! debug build on a shared machine); `…_ten_thousand_random_games` play 10,000 (`cargo test
@@ -48,6 +52,8 @@ const LONG_GAMES: u64 = 10_000;
 const STEPPED_GAMES: u64 = 10;
 /// Games of each `…_skipped_rules_change_nothing`.
 const VERIFIED_GAMES: u64 = 25;
+/// Games of each `…_lowered_conditions_agree`.
+const LOWERED_GAMES: u64 = 6;
 
 /// What went wrong in one seeded game, if anything (a panic included).
 /// Returns the outcome and the game's notes.
@@ -150,6 +156,47 @@ fn skipped_rules_change_nothing(pack: &str) {
     }
     println!("{pack}: {runs} skippable rule runs verified");
     assert!(runs > 0, "{pack}: no check rule was ever skippable");
+}
+
+/// Plays games with every lowered filter condition checked against the condition as written
+/// (`Game::verify_lowered`): the same answer for every card, the same reads recorded.
+fn lowered_conditions_agree(pack: &str) {
+    let l = load(pack);
+    let mut checked = 0usize;
+    for seed in 0..LOWERED_GAMES {
+        let decks = decks_for(&l, seed);
+        let mut game = Game::new(&l.program, &decks, None, &options(seed));
+        game.verify_lowered(true);
+        game.verify_rule_skips(true);
+        step_to_end(&mut game, &mut random_agents(seed), |_, _| {});
+        checked += game.verified_lowered();
+        let wrong: Vec<&String> = game
+            .notes
+            .iter()
+            .filter(|n| n.contains("a lowered condition"))
+            .collect();
+        assert!(wrong.is_empty(), "{pack}, seed {seed}: {wrong:?}");
+    }
+    println!("{pack}: {checked} evaluations of lowered conditions checked");
+    assert!(
+        checked > 0,
+        "{pack}: no lowered condition was ever evaluated"
+    );
+}
+
+#[test]
+fn pmv_lowered_conditions_agree() {
+    lowered_conditions_agree(PMV);
+}
+
+#[test]
+fn ws_lowered_conditions_agree() {
+    lowered_conditions_agree(WS);
+}
+
+#[test]
+fn pm_lowered_conditions_agree() {
+    lowered_conditions_agree(PM);
 }
 
 #[test]

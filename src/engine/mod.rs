@@ -382,6 +382,11 @@ pub struct Game<'p> {
     verify_skips: bool,
     /// How many runs `verify_skips` checked.
     verified_skips: usize,
+    /// Lowered filter conditions checked against their expressions as written, card by card
+    /// (`Game::verify_lowered`).
+    verify_lowered: bool,
+    /// How many evaluations `verify_lowered` checked.
+    verified_lowered: usize,
 }
 
 /// Where a card starts in a game set up by hand (scenarios).
@@ -536,6 +541,8 @@ impl<'p> Game<'p> {
             rule_run: None,
             verify_skips: false,
             verified_skips: 0,
+            verify_lowered: false,
+            verified_lowered: 0,
         }
     }
 

@@ -465,6 +465,12 @@ impl Game<'_> {
         self.verify_skips = on;
     }
 
+    /// What the running rule has read so far, as text (`None`: no run is recorded): lets a
+    /// test of lowered conditions compare the reads two ways of evaluating record.
+    pub(super) fn reads_so_far(&self) -> Option<String> {
+        self.rule_run.as_ref().map(|r| format!("{:?}", r.reads))
+    }
+
     /// How many rule runs the memos would have skipped were checked so far
     /// ([`Game::verify_rule_skips`]).
     #[doc(hidden)]

@@ -164,10 +164,61 @@ impl Game<'_> {
         let Some(k) = lowered else {
             return self.holds_for(c, condition);
         };
+        if self.verify_lowered {
+            return self.holds_verified(c, k, condition);
+        }
         self.its.push(c);
         let r = self.cond_true(k, condition, c);
         self.its.pop();
         r
+    }
+
+    /// [`Game::holds_lowered`] checked against the condition as written, evaluated on a copy
+    /// of the game as it was: a disagreement (in the answer, or in the reads recorded for the
+    /// rule memo) is noted in [`Game::notes`].
+    fn holds_verified(
+        &mut self,
+        c: CardId,
+        k: &Cond,
+        condition: &Expr,
+    ) -> Result<bool, Box<Request>> {
+        let mut twin = self.clone();
+        twin.verify_lowered = false;
+        let expected = twin.holds_for(c, condition);
+        self.its.push(c);
+        let got = self.cond_true(k, condition, c);
+        self.its.pop();
+        self.verified_lowered = self.verified_lowered.saturating_add(1);
+        let answers = |r: &Result<bool, Box<Request>>| r.as_ref().ok().copied();
+        if answers(&expected) != answers(&got) || expected.is_err() != got.is_err() {
+            self.notes.push(format!(
+                "a lowered condition disagreed: {:?} as lowered, {:?} as written, of {condition:?}",
+                answers(&got),
+                answers(&expected)
+            ));
+        }
+        if twin.reads_so_far() != self.reads_so_far() {
+            self.notes.push(format!(
+                "a lowered condition recorded other reads: {:?} as lowered, {:?} as written, of {condition:?}",
+                self.reads_so_far(),
+                twin.reads_so_far()
+            ));
+        }
+        got
+    }
+
+    /// Checks every lowered filter condition against the condition as written, card by card,
+    /// noting (in [`Game::notes`]) any disagreement: a test of `engine::lowered`.
+    #[doc(hidden)]
+    pub fn verify_lowered(&mut self, on: bool) {
+        self.verify_lowered = on;
+    }
+
+    /// How many evaluations of lowered conditions were checked so far
+    /// ([`Game::verify_lowered`]).
+    #[doc(hidden)]
+    pub fn verified_lowered(&self) -> usize {
+        self.verified_lowered
     }
 
     /// A lowered condition evaluated beside its expression, `it` being `c` (on top of
