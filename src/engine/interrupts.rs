@@ -180,6 +180,7 @@ impl<'p> Game<'p> {
     /// rules again if the round changed the game (the game ends as a draw after
     /// [`MAX_INTERRUPT_ROUNDS`] rounds that all did), or the end of them.
     pub(super) fn interrupt_step(&mut self) {
+        self.end_rule_run();
         let n = self.prog.players();
         let prog = self.prog;
         let rules = &prog.interrupt_rules;
@@ -195,7 +196,13 @@ impl<'p> Game<'p> {
             return;
         };
         if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
-            self.run_rule(you, r);
+            // as a check rule: one whose last run changed nothing, when nothing it read
+            // changed since, is skipped (`rule_memo`)
+            let unchanged = self.rule_unchanged(you, r);
+            if !unchanged || self.verify_skips {
+                self.begin_rule_run(you, r, unchanged);
+                self.run_rule(you, r);
+            }
             return;
         }
         if generation_now == *generation {

@@ -14,8 +14,12 @@
 //! (and of the card it is set on), both zones of a move, a zone's order, a moment, the players,
 //! or everything. Reading anything the recording does not follow (a choice, a random pick, an
 //! ability's uses, a slot, an event's parameters…) or running any statement other than `let`,
-//! `if`, `for each`, `repeat` and `while` makes the run unskippable; the two classifications are
-//! exhaustive matches, so a new expression or statement must be placed.
+//! `if`, `for each`, `repeat`, `while` and a call of a verb or procedure (whose body's
+//! statements count one by one as they run) makes the run unskippable; the two classifications
+//! are exhaustive matches, so a new expression or statement must be placed.
+//!
+//! Interrupt rules are remembered and skipped the same way, each time they would run after a
+//! change (`interrupts.rs`).
 
 use super::state::{CardId, Seat, Until, ZoneKey};
 use super::Game;
@@ -201,7 +205,9 @@ fn flow_only(s: &Stmt) -> bool {
         | Stmt::If { .. }
         | Stmt::ForEach { .. }
         | Stmt::Repeat { .. }
-        | Stmt::While { .. } => true,
+        | Stmt::While { .. }
+        // a call reads its arguments; its body's statements are noted as they run
+        | Stmt::Call { .. } => true,
         Stmt::May { .. }
         | Stmt::Move { .. }
         | Stmt::Attach { .. }
@@ -234,8 +240,7 @@ fn flow_only(s: &Stmt) -> bool {
         | Stmt::Resolve { .. }
         | Stmt::Check
         | Stmt::Reach { .. }
-        | Stmt::ReachOf { .. }
-        | Stmt::Call { .. } => false,
+        | Stmt::ReachOf { .. } => false,
     }
 }
 
