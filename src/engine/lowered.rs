@@ -33,6 +33,11 @@ pub enum Cond {
     ItOfType,
     /// `it has <keyword>` (the keyword's id read from the expression).
     ItHasKeyword,
+    /// `it is face up` / `face down` (the face read from the expression).
+    ItFaceIs,
+    /// `it == x` or `it != x` for a variable `x` (either side; the operator and the name read
+    /// from the expression).
+    ItSameAsVar,
     /// `not x`.
     Not(Box<Cond>),
     /// `x and y` (`y` read only when `x` holds).
@@ -112,6 +117,7 @@ fn lower(prog: &Program, e: &Expr) -> Cond {
         },
         Expr::OfType { card, .. } if is_it(card) => Cond::ItOfType,
         Expr::HasKeyword { card, .. } if is_it(card) => Cond::ItHasKeyword,
+        Expr::FaceIs { card, .. } if is_it(card) => Cond::ItFaceIs,
         Expr::Not(x) => Cond::Not(Box::new(lower(prog, x))),
         Expr::Binary { op, lhs, rhs } => match op {
             Op::And => Cond::And(Box::new(lower(prog, lhs)), Box::new(lower(prog, rhs))),
@@ -120,6 +126,7 @@ fn lower(prog: &Program, e: &Expr) -> Cond {
             Op::Eq | Op::Ne if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) => {
                 Cond::Compare(num(prog, lhs), num(prog, rhs))
             }
+            Op::Eq | Op::Ne if it_and_var(lhs, rhs).is_some() => Cond::ItSameAsVar,
             _ => Cond::AsWritten,
         },
         _ => Cond::AsWritten,
@@ -147,6 +154,14 @@ fn num(prog: &Program, e: &Expr) -> Num {
             None => Num::AsWritten,
         },
         _ => Num::AsWritten,
+    }
+}
+
+/// The variable's name of `it` compared with a variable (either side).
+pub(super) fn it_and_var<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<&'e str> {
+    match (lhs, rhs) {
+        (Expr::It, Expr::Var(name)) | (Expr::Var(name), Expr::It) => Some(name),
+        _ => None,
     }
 }
 

@@ -5,7 +5,7 @@
 //! (`rule_memo`) as [`Game::eval`] notes every form.
 
 use super::super::agent::Request;
-use super::super::lowered::{Cond, Num};
+use super::super::lowered::{it_and_var, Cond, Num};
 use super::super::state::{CardId, Value};
 use super::super::Game;
 use crate::ir::{Expr, Op};
@@ -232,6 +232,25 @@ impl Game<'_> {
             (Cond::ItHasKeyword, Expr::HasKeyword { keyword, .. }) => {
                 self.note_read(e);
                 self.has_keyword(c, keyword)
+            }
+            (Cond::ItFaceIs, Expr::FaceIs { face, .. }) => {
+                self.note_read(e);
+                self.face_is(c, *face)
+            }
+            (Cond::ItSameAsVar, Expr::Binary { op, lhs, rhs })
+                if matches!(op, Op::Eq | Op::Ne) && it_and_var(lhs, rhs).is_some() =>
+            {
+                // what `binary` gives: the card `it` equal to the variable's value
+                for x in [e, &**lhs, &**rhs] {
+                    self.note_read(x);
+                }
+                let name = it_and_var(lhs, rhs).unwrap_or_default();
+                let same = match self.var_ref(name) {
+                    Some(Value::Card(x)) => *x == c,
+                    Some(Value::Cards(v)) => v.len() == 1 && v.first() == Some(&c),
+                    _ => false,
+                };
+                same == (*op == Op::Eq)
             }
             (Cond::Not(x), Expr::Not(y)) => !self.cond_true(x, y, c)?,
             (
