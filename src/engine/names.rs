@@ -23,8 +23,8 @@ use std::ops::Deref;
 
 /// A map from ids to values (indices, mostly), looked up by address for the program's own ids
 /// and by text for any other (see the module's doc). It reads as the plain map otherwise
-/// (`Deref`).
-#[derive(Debug, Clone)]
+/// (`Deref`). Not `Clone`: a copy could outlive the program whose addresses it knows.
+#[derive(Debug)]
 pub struct Names<V> {
     /// Id → value: the map itself.
     by_name: HashMap<Id, V>,
