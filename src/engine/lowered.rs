@@ -2,7 +2,7 @@
 //! engine-private form of the IR.
 //!
 //! `cards where condition` evaluates its condition once per card, and the check rules filter
-//! the field many times a turn. Evaluated as written, every `it is dying` finds what `it` is
+//! the cards in play many times a turn. Evaluated as written, every `it is frozen` finds what `it` is
 //! and looks the state up by its id, card after card. [`Conds`] holds, for each filter
 //! condition of the program's IR, a [`Cond`]: the same condition with the reads of `it` that
 //! need no lookup at run time resolved to indices (its states, plain stats and counters), and

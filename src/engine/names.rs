@@ -1,6 +1,6 @@
 //! Names → indices, answered by address for the names the program's own IR holds.
 //!
-//! The IR names everything by its text id (`pmv:dying`, `ws:power`): an engine that looks a
+//! The IR names everything by its text id (`mygame:frozen`, `mygame:strength`): an engine that looks a
 //! state up by its text hashes and compares that text at every evaluation. [`Names`] keeps the
 //! map by text and, beside it, the same answers keyed by where a text lies in memory: the
 //! address and length of each id the program's IR holds in a place that names something of
@@ -292,8 +292,8 @@ mod tests {
 
     #[test]
     fn an_id_is_found_by_address_and_by_text_alike() {
-        let held = String::from("g:dying");
-        let mut names: Names<u16> = [("g:dying".to_string(), 3), ("g:rested".to_string(), 5)]
+        let held = String::from("g:frozen");
+        let mut names: Names<u16> = [("g:frozen".to_string(), 3), ("g:glowing".to_string(), 5)]
             .into_iter()
             .collect();
         names.learn(&held);
@@ -303,9 +303,9 @@ mod tests {
         assert_eq!(names.get(&held), Some(&3));
         // another text with the same bytes, and a part of the held text (same address,
         // shorter): each answered by its own text
-        assert_eq!(names.get(&String::from("g:dying")), Some(&3));
+        assert_eq!(names.get(&String::from("g:frozen")), Some(&3));
         assert_eq!(names.get(&held[..2]), None);
-        assert_eq!(names.get("g:rested"), Some(&5));
+        assert_eq!(names.get("g:glowing"), Some(&5));
         assert_eq!(names.get("g:unknown"), None);
     }
 }
