@@ -757,45 +757,37 @@ impl<'p> Game<'p> {
         let Some(&s) = self.prog.stat_index.get(stat) else {
             return Value::Absent;
         };
-        if self.prog.stats[s as usize].components.is_empty() {
+        let prog: &'p Program = self.prog;
+        let components = &prog.stats[s as usize].components;
+        if components.is_empty() {
             return self.plain_stat(c, s).map_or(Value::Absent, Value::Int);
         }
-        let prog: &'p Program = self.prog;
-        let value = |vals: &[Option<i64>]| {
-            let read = |i: u16| {
-                let v = vals.get(i as usize).copied().flatten();
-                let f = prog.stats[i as usize].floor;
-                v.map(|v| f.map_or(v, |f| v.max(f)))
-            };
-            let info = &prog.stats[s as usize];
-            if info.components.is_empty() {
-                read(s).map(Value::Int).unwrap_or(Value::Absent)
-            } else {
-                Value::Pair(info.components.iter().map(|i| read(*i)).collect())
-            }
+        let pair = |vals: &[Option<i64>]| {
+            Value::Pair(components.iter().map(|i| floored(prog, vals, *i)).collect())
         };
         // read in place when cached (no copy of the card's stats)
         match self.cached_stats(c) {
-            Some(vals) => value(vals),
-            None => value(&self.stats(c)),
+            Some(vals) => pair(vals),
+            None => pair(&self.stats(c)),
+        }
+    }
+
+    /// A plain stat of a card, by index (its floor applied; `None` when the card has none).
+    pub(super) fn plain_stat(&mut self, c: CardId, s: u16) -> Option<i64> {
+        let prog: &'p Program = self.prog;
+        // read in place when cached (no copy of the card's stats)
+        match self.cached_stats(c) {
+            Some(vals) => floored(prog, vals, s),
+            None => floored(prog, &self.stats(c), s),
         }
     }
 }
 
-impl Game<'_> {
-    /// A plain stat of a card, by index (its floor applied; `None` when the card has none).
-    pub(super) fn plain_stat(&mut self, c: CardId, s: u16) -> Option<i64> {
-        let floor = self.prog.stats[s as usize].floor;
-        let read = |vals: &[Option<i64>]| {
-            let v = vals.get(s as usize).copied().flatten();
-            v.map(|v| floor.map_or(v, |f| v.max(f)))
-        };
-        // read in place when cached (no copy of the card's stats)
-        match self.cached_stats(c) {
-            Some(vals) => read(vals),
-            None => read(&self.stats(c)),
-        }
-    }
+/// Plain stat `i` among a card's stat values, read as its floor when below it.
+fn floored(prog: &Program, vals: &[Option<i64>], i: u16) -> Option<i64> {
+    let floor = prog.stats[i as usize].floor;
+    let v = vals.get(i as usize).copied().flatten();
+    v.map(|v| floor.map_or(v, |f| v.max(f)))
 }
 
 /// Whether two variable names are the same: their lengths and first bytes are compared
