@@ -136,47 +136,58 @@ fn random_games(pack: &str, games: u64) {
     );
 }
 
+/// Plays `games` seeded games of the pack with a verification of the engine turned on
+/// (`verify`), and asserts that no game noted a failed check (a note containing `failed`).
+/// Returns how many checks the games made (`checks`).
+fn play_verified(
+    pack: &str,
+    games: u64,
+    verify: impl Fn(&mut Game<'_>),
+    checks: impl Fn(&Game<'_>) -> usize,
+    failed: &str,
+) -> usize {
+    let l = load(pack);
+    let mut made = 0usize;
+    for seed in 0..games {
+        let decks = decks_for(&l, seed);
+        let mut game = Game::new(&l.program, &decks, None, &options(seed));
+        verify(&mut game);
+        step_to_end(&mut game, &mut random_agents(seed), |_, _| {});
+        made += checks(&game);
+        let wrong: Vec<&String> = game.notes.iter().filter(|n| n.contains(failed)).collect();
+        assert!(wrong.is_empty(), "{pack}, seed {seed}: {wrong:?}");
+    }
+    made
+}
+
 /// Plays games with the check rules' memos verified (`Game::verify_rule_skips`): a rule the
 /// memos would skip runs anyway, and must change nothing.
 fn skipped_rules_change_nothing(pack: &str) {
-    let l = load(pack);
-    let mut runs = 0usize;
-    for seed in 0..VERIFIED_GAMES {
-        let decks = decks_for(&l, seed);
-        let mut game = Game::new(&l.program, &decks, None, &options(seed));
-        game.verify_rule_skips(true);
-        step_to_end(&mut game, &mut random_agents(seed), |_, _| {});
-        runs += game.verified_rule_skips();
-        let wrong: Vec<&String> = game
-            .notes
-            .iter()
-            .filter(|n| n.contains("to be skipped as unchanged"))
-            .collect();
-        assert!(wrong.is_empty(), "{pack}, seed {seed}: {wrong:?}");
-    }
+    let runs = play_verified(
+        pack,
+        VERIFIED_GAMES,
+        |g| g.verify_rule_skips(true),
+        |g| g.verified_rule_skips(),
+        "to be skipped as unchanged",
+    );
     println!("{pack}: {runs} skippable rule runs verified");
     assert!(runs > 0, "{pack}: no check rule was ever skippable");
 }
 
 /// Plays games with every lowered filter condition checked against the condition as written
-/// (`Game::verify_lowered`): the same answer for every card, the same reads recorded.
+/// (`Game::verify_lowered`): the same answer for every card, the same reads recorded (the
+/// rule memos verified too, so that more conditions are read while a rule is recorded).
 fn lowered_conditions_agree(pack: &str) {
-    let l = load(pack);
-    let mut checked = 0usize;
-    for seed in 0..LOWERED_GAMES {
-        let decks = decks_for(&l, seed);
-        let mut game = Game::new(&l.program, &decks, None, &options(seed));
-        game.verify_lowered(true);
-        game.verify_rule_skips(true);
-        step_to_end(&mut game, &mut random_agents(seed), |_, _| {});
-        checked += game.verified_lowered();
-        let wrong: Vec<&String> = game
-            .notes
-            .iter()
-            .filter(|n| n.contains("a lowered condition"))
-            .collect();
-        assert!(wrong.is_empty(), "{pack}, seed {seed}: {wrong:?}");
-    }
+    let checked = play_verified(
+        pack,
+        LOWERED_GAMES,
+        |g| {
+            g.verify_lowered(true);
+            g.verify_rule_skips(true);
+        },
+        |g| g.verified_lowered(),
+        "a lowered condition",
+    );
     println!("{pack}: {checked} evaluations of lowered conditions checked");
     assert!(
         checked > 0,
