@@ -1,7 +1,7 @@
 //! Names → indices, answered by address for the names the program's own IR holds.
 //!
-//! The IR names everything by its text id (`mygame:frozen`, `mygame:strength`): an engine that looks a
-//! state up by its text hashes and compares that text at every evaluation. [`Names`] keeps the
+//! The IR names everything by its text id (`mygame:frozen`, `mygame:strength`): an engine
+//! that looks a state up by its text hashes and compares that text at every evaluation. [`Names`] keeps the
 //! map by text and, beside it, the same answers keyed by where a text lies in memory: the
 //! address and length of each id the program's IR holds in a place that names something of
 //! that kind (an `InState`'s state, an `emit`'s event, an ability's kind…), learned once when
