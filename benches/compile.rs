@@ -34,7 +34,9 @@
 //! target/release/deps/compile-<hash>` counts that phase alone (instructions per card = the
 //! total / (runs × 10,000)) when `FUDA_BENCH_THREADS=1`: callgrind counts what runs inside
 //! `measured` on its thread, and the phase runs on a pool of that many threads (default: all
-//! cores; the global pool too, for the summary and criterion).
+//! cores; the global pool too, for the summary and criterion). `FUDA_BENCH_ONLY=memory` prints
+//! where a session's bytes live after a full compile and after a cached load (the cards' IR,
+//! span tables, symbols, sources), with the IR's nodes per card and their sizes.
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use fuda::base::source::FileId;
@@ -726,6 +728,115 @@ fn threads() -> Option<usize> {
         .and_then(|v| v.parse().ok())
 }
 
+/// `FUDA_BENCH_ONLY=memory`: where the bytes of a session holding the pack live, after a full
+/// compile and after a cached load: each part is dropped in turn and the bytes it freed are
+/// printed (the counting allocator's live bytes before and after), with the IR's node counts.
+fn memory_by_part(src: &str) {
+    let (cache, dir) = filled_cache(src);
+    for phase in ["full", "cached"] {
+        let before = LIVE.load(Ordering::Relaxed);
+        let mut s = if phase == "full" {
+            full(pack_source(src))
+        } else {
+            cached(&cache, pack_source(src))
+        };
+        let live = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+        eprintln!("{phase}: the session holds {:.1} MB", mb(live));
+        let parts: [(&str, DropPart); 5] = [
+            ("cards' IR", |s| {
+                s.packs.iter_mut().for_each(|p| p.pack.cards = Vec::new())
+            }),
+            ("span tables", |s| {
+                s.packs
+                    .iter_mut()
+                    .for_each(|p| p.spans = Default::default())
+            }),
+            ("symbols", |s| {
+                s.packs
+                    .iter_mut()
+                    .for_each(|p| p.symbols = Default::default())
+            }),
+            ("the rest of the packs (rulesets)", |s| s.packs.clear()),
+            ("sources", |s| s.sources = Default::default()),
+        ];
+        for (name, drop_part) in parts {
+            let live = LIVE.load(Ordering::Relaxed);
+            drop_part(&mut s);
+            let freed = live.saturating_sub(LIVE.load(Ordering::Relaxed));
+            eprintln!("  {name:<34} {:>6.1} MB", mb(freed));
+        }
+    }
+    let s = cached(&cache, pack_source(src));
+    let pack = s
+        .packs
+        .iter()
+        .find(|p| p.pack.name == "bench")
+        .expect("the bench pack");
+    let mut n = NodeCounts::default();
+    for card in &pack.pack.cards {
+        n.count_card(card);
+    }
+    let per = |k: usize| k as f64 / pack.pack.cards.len() as f64;
+    eprintln!(
+        "per card: {:.1} abilities, {:.1} statements, {:.1} expressions, {:.1} fields and stats, {:.1} span entries",
+        per(n.abilities),
+        per(n.stmts),
+        per(n.exprs),
+        per(n.fields),
+        per(pack.spans.entries.len())
+    );
+    eprintln!(
+        "sizes: ir::Card {} B, ir::Ability {} B, ir::Stmt {} B, ir::Expr {} B",
+        std::mem::size_of::<fuda::ir::Card>(),
+        std::mem::size_of::<fuda::ir::Ability>(),
+        std::mem::size_of::<fuda::ir::Stmt>(),
+        std::mem::size_of::<fuda::ir::Expr>()
+    );
+    let (names, bytes) = fuda::ir::interned_size();
+    eprintln!(
+        "interned names (held for the whole process, not counted above): {names}, {:.2} MB of text",
+        mb(bytes)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Drops one part of a session (to see how many bytes it held).
+type DropPart = fn(&mut Session);
+
+/// How many IR nodes the cards of a pack hold.
+#[derive(Default)]
+struct NodeCounts {
+    abilities: usize,
+    stmts: usize,
+    exprs: usize,
+    fields: usize,
+}
+
+impl NodeCounts {
+    fn count_card(&mut self, card: &fuda::ir::Card) {
+        self.fields += card.fields.len() + card.stats.len();
+        for a in &card.abilities {
+            self.abilities += 1;
+            a.cost.iter().chain(&a.effect).for_each(|s| self.stmt(s));
+            let when = a.trigger.iter().flat_map(|t| t.when.values());
+            when.chain(&a.condition)
+                .chain(&a.while_condition)
+                .for_each(|e| self.expr(e));
+        }
+    }
+    fn stmt(&mut self, s: &fuda::ir::Stmt) {
+        self.stmts += 1;
+        s.each_child(&mut |c| match c {
+            fuda::ir::StmtChild::Expr(e) => self.expr(e),
+            fuda::ir::StmtChild::Block(b) => b.iter().for_each(|s| self.stmt(s)),
+        });
+    }
+    fn expr(&mut self, e: &fuda::ir::Expr) {
+        self.exprs += 1;
+        e.each_child(&mut |c| self.expr(c));
+    }
+}
+
 /// `FUDA_BENCH_ONLY`: one phase, `FUDA_BENCH_RUNS` times, then exit.
 fn only(phase: &str, src: &str) {
     let runs: usize = std::env::var("FUDA_BENCH_RUNS")
@@ -877,7 +988,11 @@ fn main() {
     }
     let src = gen::pack_source(CARDS, SEED);
     if let Ok(phase) = std::env::var("FUDA_BENCH_ONLY") {
-        only(&phase, &src);
+        if phase == "memory" {
+            memory_by_part(&src);
+        } else {
+            only(&phase, &src);
+        }
         return;
     }
     let items = items_of(&src);

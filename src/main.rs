@@ -724,9 +724,9 @@ fn card_in<'p>(
                     .count()
                     > 1
                 {
-                    &first.id
+                    first.id.as_str()
                 } else {
-                    &first.number
+                    first.number.as_str()
                 }
             ));
             eprintln!("{text}");

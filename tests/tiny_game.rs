@@ -406,7 +406,7 @@ fn the_program_refuses_ir_beyond_the_engine_capacities() {
     let pack = session.packs.last().expect("the tiny pack").pack.clone();
     assert!(Program::new(&[&pack]).is_ok());
     fn flag(i: usize) -> Labelled {
-        Labelled::new(format!("tiny:flag{i}"), None)
+        Labelled::new(format!("tiny:flag{i}").into(), None)
     }
     type Grow = fn(&mut ir::Ruleset);
     let beyond: [(&str, Grow); 3] = [

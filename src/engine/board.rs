@@ -151,7 +151,7 @@ impl<'p> Game<'p> {
                     .filter_map(|c| {
                         let k = *prog.counter_index.get(&c.name.id)?;
                         let v = self.state.players.get(usize::from(p))?.counters[k as usize];
-                        Some((c.name.id.clone(), v))
+                        Some((c.name.id.to_string(), v))
                     })
                     .collect(),
                 zones: (0..prog.ruleset.zones.len())
@@ -166,7 +166,7 @@ impl<'p> Game<'p> {
             phase: self
                 .state
                 .phase
-                .map(|p| prog.ruleset.phases[p as usize].id.clone()),
+                .map(|p| prog.ruleset.phases[p as usize].id.to_string()),
             outcome: self.state.outcome.clone(),
             players,
         }
@@ -201,7 +201,7 @@ impl<'p> Game<'p> {
             })
             .collect();
         ZoneBoard {
-            zone: info.name.id.clone(),
+            zone: info.name.id.to_string(),
             slots: info.slots.clone(),
             public: info.visibility == ir::Visibility::Public,
             cards: loose.iter().map(|c| self.board_card(seat, *c, 0)).collect(),
@@ -214,7 +214,7 @@ impl<'p> Game<'p> {
         let cs = &self.state.cards[c as usize];
         let states = (0..prog.states.len())
             .filter(|s| cs.states & (1 << s) != 0)
-            .map(|s| prog.states[s].id.clone())
+            .map(|s| prog.states[s].id.to_string())
             .collect();
         let counters = prog
             .ruleset
@@ -223,7 +223,7 @@ impl<'p> Game<'p> {
             .filter_map(|k| {
                 let i = *prog.counter_index.get(&k.name.id)?;
                 let v = *cs.counters.get(i as usize)?;
-                (v != 0).then(|| (k.name.id.clone(), v))
+                (v != 0).then(|| (k.name.id.to_string(), v))
             })
             .collect();
         let slot = cs.slot.clone();
@@ -278,7 +278,7 @@ impl<'p> Game<'p> {
             let printed: Vec<Option<i64>> = comps.iter().map(|x| read(&printed, *x)).collect();
             if now.iter().chain(&printed).any(Option::is_some) {
                 stats.push(StatShown {
-                    stat: s.id.clone(),
+                    stat: s.id.to_string(),
                     now,
                     printed,
                 });
@@ -303,7 +303,7 @@ impl<'p> Game<'p> {
         CardInfo {
             name: def.name.clone(),
             def: def_ix,
-            card_type: def.card_type.clone(),
+            card_type: def.card_type.to_string(),
             stats,
             numbers,
         }
@@ -363,20 +363,20 @@ impl<'p> Game<'p> {
                 }
             });
             return Some(Within::Action {
-                id: a.name.id.clone(),
+                id: a.name.id.to_string(),
                 label: a.name.label.clone(),
                 card,
             });
         }
         if let Some(p) = prog.callables.values().find(|p| same(&p.body)) {
             return Some(Within::Call {
-                id: p.name.id.clone(),
+                id: p.name.id.to_string(),
                 label: p.name.label.clone(),
             });
         }
         if let Some(r) = prog.ruleset.rules.iter().find(|r| same(&r.body)) {
             return Some(Within::Rule {
-                id: r.name.id.clone(),
+                id: r.name.id.to_string(),
                 label: r.name.label.clone(),
             });
         }
@@ -386,12 +386,12 @@ impl<'p> Game<'p> {
         if same(&a.cost) {
             Some(Within::Cost {
                 card: name,
-                kind: a.kind.clone(),
+                kind: a.kind.to_string(),
             })
         } else if same(&a.effect) {
             Some(Within::Effect {
                 card: name,
-                kind: a.kind.clone(),
+                kind: a.kind.to_string(),
             })
         } else {
             None

@@ -293,7 +293,7 @@ mod tests {
     #[test]
     fn an_id_is_found_by_address_and_by_text_alike() {
         let held = String::from("g:frozen");
-        let mut names: Names<u16> = [("g:frozen".to_string(), 3), ("g:glowing".to_string(), 5)]
+        let mut names: Names<u16> = [(Id::from("g:frozen"), 3), (Id::from("g:glowing"), 5)]
             .into_iter()
             .collect();
         names.learn(&held);

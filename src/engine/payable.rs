@@ -209,12 +209,7 @@ impl<'p> Game<'p> {
 
     /// A verb call in a cost is payable when its body is, with its arguments (once per card
     /// when a set is given to a `card` parameter).
-    fn call_payable(
-        &mut self,
-        verb: &Id,
-        args: &std::collections::BTreeMap<String, Expr>,
-        depth: u8,
-    ) -> bool {
+    fn call_payable(&mut self, verb: &Id, args: &crate::ir::Map<String, Expr>, depth: u8) -> bool {
         let prog: &'p Program = self.prog;
         let Some(p) = prog.callables.get(verb) else {
             return true;

@@ -175,7 +175,7 @@ impl Program {
             card_index: cards
                 .iter()
                 .enumerate()
-                .map(|(i, c)| (c.id.clone(), index32(i)))
+                .map(|(i, c)| (c.id, index32(i)))
                 .collect(),
             in_play,
             kinds: ability_kinds(&ruleset, &zones),
@@ -183,7 +183,7 @@ impl Program {
                 .ability_kinds
                 .iter()
                 .filter(|k| k.optional_cost)
-                .map(|k| k.name.id.clone())
+                .map(|k| k.name.id)
                 .collect(),
             zones,
             state_index,
@@ -276,9 +276,7 @@ fn kinds_zone(ruleset: &ir::Ruleset, zones: &HashMap<Id, u16>, kind: &str) -> Op
 
 /// Numbers for ids, in declaration order.
 fn index<'a>(ids: impl Iterator<Item = &'a Id>) -> Names<u16> {
-    ids.enumerate()
-        .map(|(i, id)| (id.clone(), index16(i)))
-        .collect()
+    ids.enumerate().map(|(i, id)| (*id, index16(i))).collect()
 }
 
 /// What the engine's fixed-size integers hold (the `ir::MAX_*` capacities): the compiler
@@ -404,7 +402,7 @@ fn state_infos(ruleset: &ir::Ruleset) -> Vec<StateInfo> {
     for g in &ruleset.states {
         if g.members.is_empty() {
             states.push(StateInfo {
-                id: g.name.id.clone(),
+                id: g.name.id,
                 group_mask: 0,
             });
         } else {
@@ -413,7 +411,7 @@ fn state_infos(ruleset: &ir::Ruleset) -> Vec<StateInfo> {
             let mask: u64 = (first..end).map(|i| 1u64 << i).sum();
             for (i, m) in g.members.iter().enumerate() {
                 states.push(StateInfo {
-                    id: m.id.clone(),
+                    id: m.id,
                     group_mask: mask & !(1u64 << first.saturating_add(i)),
                 });
             }
@@ -443,7 +441,7 @@ fn stat_infos(ruleset: &ir::Ruleset) -> Vec<StatInfo> {
     let mut stats: Vec<StatInfo> = plain
         .iter()
         .map(|s| StatInfo {
-            id: s.name.id.clone(),
+            id: s.name.id,
             components: Vec::new(),
             floor: s.floor,
         })
@@ -451,7 +449,7 @@ fn stat_infos(ruleset: &ir::Ruleset) -> Vec<StatInfo> {
     let plain_index = index(stats.iter().map(|s| &s.id));
     for s in composite {
         stats.push(StatInfo {
-            id: s.name.id.clone(),
+            id: s.name.id,
             components: s
                 .components
                 .iter()
@@ -482,7 +480,7 @@ fn ability_kinds(
         .iter()
         .map(|k| {
             let zone = k.from_zone.as_ref().and_then(|z| zones.get(z).copied());
-            (k.name.id.clone(), (k.semantics, zone))
+            (k.name.id, (k.semantics, zone))
         })
         .collect()
 }
@@ -493,7 +491,7 @@ fn attributes_meaning(ruleset: &ir::Ruleset, m: ir::AttributeSemantics) -> Vec<I
         .attributes
         .iter()
         .filter(|a| a.semantics == m)
-        .map(|a| a.name.id.clone())
+        .map(|a| a.name.id)
         .collect()
 }
 
@@ -514,7 +512,7 @@ fn callables(ruleset: &ir::Ruleset) -> HashMap<Id, ir::Procedure> {
         .verbs
         .iter()
         .chain(&ruleset.procedures)
-        .map(|p| (p.name.id.clone(), p.clone()))
+        .map(|p| (p.name.id, p.clone()))
         .collect()
 }
 
@@ -622,7 +620,7 @@ fn kind_holders(cards: &[ir::Card]) -> HashMap<Id, Vec<bool>> {
     let mut out: HashMap<Id, Vec<bool>> = HashMap::default();
     for (i, c) in cards.iter().enumerate() {
         for a in &c.abilities {
-            out.entry(a.kind.clone())
+            out.entry(a.kind)
                 .or_insert_with(|| vec![false; cards.len()])[i] = true;
         }
     }
@@ -673,7 +671,7 @@ fn counts_as(
             let c = t.counts_as.as_ref()?;
             let zone = c.zone.as_ref().and_then(|z| zones.get(z).copied());
             let unless = c.unless.as_ref().and_then(|s| states.get(s).copied());
-            Some((t.name.id.clone(), (c.card_type.clone(), zone, unless)))
+            Some((t.name.id, (c.card_type, zone, unless)))
         })
         .collect()
 }

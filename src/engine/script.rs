@@ -189,7 +189,7 @@ impl Scripts {
                     .map_err(|e| format!("script {path} does not compile: {e}"))?;
                 for f in ast.iter_functions() {
                     functions
-                        .entry((format!("{}:{}", p.name, f.name), f.params.len()))
+                        .entry((Id::from(format!("{}:{}", p.name, f.name)), f.params.len()))
                         .or_insert((asts.len(), f.name.to_string(), fn_line(&s.source, f.name)));
                 }
                 asts.push((path, ast));
@@ -208,7 +208,7 @@ impl Scripts {
     /// Whether the function's script calls `stat`, so its world needs the cards' stats
     /// (`None`: no such function).
     pub(super) fn reads_stats(&self, function: &str, arity: usize) -> Option<bool> {
-        let (i, ..) = self.functions.get(&(function.to_string(), arity))?;
+        let (i, ..) = self.functions.get(&(Id::from(function), arity))?;
         self.reads_stats.get(*i).copied()
     }
 
@@ -227,7 +227,7 @@ impl Scripts {
         args: Vec<Dynamic>,
         world: World,
     ) -> Option<(World, Result<(), Failure>)> {
-        let (i, name, def_line) = self.functions.get(&(function.to_string(), args.len()))?;
+        let (i, name, def_line) = self.functions.get(&(Id::from(function), args.len()))?;
         let (path, ast) = self.asts.get(*i)?;
         let shared: Shared = Arc::new(Mutex::new(world));
         let options = rhai::CallFnOptions::new()
@@ -414,7 +414,7 @@ fn names(
         let mut out = HashMap::new();
         for (i, id) in ids.enumerate() {
             let i = super::state::index16(i);
-            out.insert(id.clone(), i);
+            out.insert(id.to_string(), i);
             out.entry(super::Program::short(id).to_string())
                 .or_insert(i);
         }
@@ -425,10 +425,10 @@ fn names(
     ) -> HashMap<String, Signature> {
         let mut out = HashMap::new();
         for (id, params) in all {
-            let entry = (id.clone(), params.iter().map(|p| p.types.clone()).collect());
+            let entry = (*id, params.iter().map(|p| p.types.clone()).collect());
             out.entry(super::Program::short(id).to_string())
                 .or_insert_with(|| entry.clone());
-            out.insert(id.clone(), entry);
+            out.insert(id.to_string(), entry);
         }
         out
     }
@@ -465,14 +465,14 @@ fn names(
             .iter()
             .flat_map(|m| {
                 let short = super::Program::short(&m.id).to_string();
-                [(short, m.id.clone()), (m.id.clone(), m.id.clone())]
+                [(short, m.id), (m.id.to_string(), m.id)]
             })
             .collect(),
         add_layer: r
             .layers
             .iter()
             .find(|l| l.ops.iter().any(|o| o == "+="))
-            .map(|l| l.name.id.clone()),
+            .map(|l| l.name.id),
         states: by_name(states.iter().map(|s| &s.id)),
         counters: by_name(r.counters.iter().map(|c| &c.name.id)),
         verbs,

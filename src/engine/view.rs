@@ -83,7 +83,7 @@ impl<'g> PlayerView<'g> {
             name: visible.then(|| g.card_name(c)),
             states: (0..g.prog.states.len())
                 .filter(|s| cs.states & (1 << s) != 0)
-                .map(|s| g.prog.states[s].id.clone())
+                .map(|s| g.prog.states[s].id.to_string())
                 .collect(),
             attached: g.state.cards.iter().filter(|x| x.host == Some(c)).count(),
             slot: cs.slot.clone(),

@@ -13,6 +13,8 @@
 //!   `groups` are left out of human-readable forms (JSON) when there are none,
 //!   so rulesets without them read as before; the binary form always has them.
 
+mod id;
+mod map;
 pub mod normalize;
 pub mod outline;
 pub mod phrase;
@@ -20,6 +22,8 @@ pub mod render;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+
+pub use map::Map;
 
 /// Bumped whenever the shape of the IR changes.
 pub const IR_VERSION: u32 = 3;
@@ -52,7 +56,7 @@ pub const MAX_ABILITIES_PER_CARD: usize = u16::MAX as usize;
 pub const MAX_WHILE_ROUNDS: u32 = 10_000;
 
 /// A symbolic id qualified by pack: `mygame:crypt`.
-pub type Id = String;
+pub use id::{interned_size, Id};
 
 /// One compiled pack: its ruleset (game packs) and its cards.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -793,9 +797,9 @@ pub struct Card {
     /// The card type.
     pub card_type: Id,
     /// Schema fields other than stats.
-    pub fields: BTreeMap<String, Value>,
+    pub fields: Map<String, Value>,
     /// Base stat values.
-    pub stats: BTreeMap<Id, Value>,
+    pub stats: Map<Id, Value>,
     /// Keyword abilities with their values.
     pub keywords: Vec<KeywordInstance>,
     /// Abilities in source order.
@@ -867,7 +871,7 @@ pub struct Trigger {
     /// The event.
     pub event: Id,
     /// Parameter name → the value it must equal.
-    pub when: BTreeMap<String, Expr>,
+    pub when: Map<String, Expr>,
 }
 
 // ───────────────────────────── statements ─────────────────────────────
@@ -1119,7 +1123,7 @@ pub enum Stmt {
         /// The card type they become.
         card_type: Id,
         /// Fields and stats they get.
-        fields: BTreeMap<String, Expr>,
+        fields: Map<String, Expr>,
     },
     /// Call a function of a pack script: it reads the game, asks its choices, and its
     /// changes happen in order once it returns (docs/engine.md, "Scripts").
@@ -1134,7 +1138,7 @@ pub enum Stmt {
         /// The event.
         event: Id,
         /// Payload by parameter name.
-        args: BTreeMap<String, Expr>,
+        args: Map<String, Expr>,
     },
     /// A player picks one option.
     ChooseOne {
@@ -1229,7 +1233,7 @@ pub enum Stmt {
         /// The verb.
         verb: Id,
         /// Arguments by parameter name (defaults filled in).
-        args: BTreeMap<String, Expr>,
+        args: Map<String, Expr>,
         /// A duration passed to the verb.
         duration: Option<Duration>,
     },
@@ -1607,9 +1611,9 @@ pub enum Expr {
     /// each card once).
     Happened {
         /// The event and the payload pattern, as a trigger's.
-        pattern: Trigger,
+        pattern: Box<Trigger>,
         /// The card parameter whose cards are wanted; none: the number of events.
-        cards: Option<String>,
+        cards: Option<Id>,
         /// The moment the window starts at (its last reach); none: the whole game.
         since: Option<Id>,
     },

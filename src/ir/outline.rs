@@ -284,11 +284,7 @@ fn remove(keyword: &str, cards: &Expr, du: &Duration) -> String {
 }
 
 /// `verb(name: value, …) duration`: a verb or procedure called.
-fn call(
-    verb: &str,
-    args: &std::collections::BTreeMap<String, Expr>,
-    du: &Option<Duration>,
-) -> String {
+fn call(verb: &str, args: &crate::ir::Map<String, Expr>, du: &Option<Duration>) -> String {
     let du = du.as_ref().map(duration).unwrap_or_default();
     format!("{}({}){du}", short(verb), named(args))
 }
@@ -329,7 +325,7 @@ fn move_line(
     to: &Expr,
     position: &Option<Position>,
     face: &Option<Face>,
-    state: &Option<String>,
+    state: &Option<Id>,
     slot: &Option<Expr>,
 ) -> String {
     let mut t = format!("move {} to {}", expr(cards), expr(to));
@@ -407,11 +403,7 @@ fn negate(cards: &Expr, scope: &NegateScope, all: bool, du: &Duration) -> String
 }
 
 /// `from now on treat cards as type field value, …`.
-fn treat_as(
-    cards: &Expr,
-    card_type: &str,
-    fields: &std::collections::BTreeMap<String, Expr>,
-) -> String {
+fn treat_as(cards: &Expr, card_type: &str, fields: &crate::ir::Map<String, Expr>) -> String {
     let f: Vec<String> = fields
         .iter()
         .map(|(k, v)| format!("{k} {}", expr(v)))
@@ -469,7 +461,7 @@ fn list(xs: &[Expr], sep: &str) -> String {
     xs.iter().map(expr).collect::<Vec<_>>().join(sep)
 }
 
-fn named(args: &std::collections::BTreeMap<String, Expr>) -> String {
+fn named(args: &crate::ir::Map<String, Expr>) -> String {
     args.iter()
         .map(|(k, v)| format!("{k}: {}", expr(v)))
         .collect::<Vec<_>>()

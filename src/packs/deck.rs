@@ -61,7 +61,7 @@ impl Deck {
     pub fn cards(&self) -> Vec<ir::Id> {
         self.entries
             .iter()
-            .flat_map(|e| std::iter::repeat_n(e.card.clone(), e.count as usize))
+            .flat_map(|e| std::iter::repeat_n(e.card, e.count as usize))
             .collect()
     }
 
@@ -165,7 +165,7 @@ pub fn load_deck_in(
         entries: found
             .into_iter()
             .map(|f| DeckEntry {
-                card: cards[f.card].id.clone(),
+                card: cards[f.card].id,
                 count: f.entry.count,
                 line: f.line,
                 span: f.entry.span,

@@ -37,7 +37,7 @@ pub fn render_packs(s: &Session, packs: &[usize], lang: Lang) -> (Vec<CardText>,
             let r = render::card(&vocab, c, lang);
             missing.extend(r.missing);
             out.push(CardText {
-                id: c.id.clone(),
+                id: c.id.to_string(),
                 name: c.name.clone(),
                 lang: lang.code().to_string(),
                 text: r.text,

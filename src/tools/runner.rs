@@ -8,6 +8,7 @@ use crate::base::source::{FileId, Span};
 use crate::engine::{
     self, Answer, Game, Options, Placement, Program, Request, RequestKind, Seat, Value, ZoneKey,
 };
+use crate::ir;
 use crate::packs::session::Session;
 use crate::tools::scenario::{
     AnswerKind, CardEntry, Counter, Expect, ExpectCard, ExpectPlayer, Scenario, Spanned,
@@ -304,7 +305,7 @@ struct Resolver<'a> {
 impl Resolver<'_> {
     fn index(
         &mut self,
-        map: &rustc_hash::FxHashMap<String, u16>,
+        map: &rustc_hash::FxHashMap<ir::Id, u16>,
         name: &str,
         span: Span,
         what: &str,
@@ -536,7 +537,7 @@ impl Resolver<'_> {
     }
 }
 
-fn find<'a>(map: &'a rustc_hash::FxHashMap<String, u16>, name: &str) -> Option<(&'a String, u16)> {
+fn find<'a>(map: &'a rustc_hash::FxHashMap<ir::Id, u16>, name: &str) -> Option<(&'a ir::Id, u16)> {
     map.iter()
         .find(|(k, _)| k.as_str() == name || Program::short(k) == name)
         .map(|(k, v)| (k, *v))

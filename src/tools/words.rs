@@ -236,7 +236,7 @@ fn list_kind(kind: &str, pack: &str, r: &ir::Ruleset, out: &mut Vec<Word>) {
         "slot_group" => {
             for z in &r.zones {
                 for g in &z.groups {
-                    let l = ir::Labelled::new(g.name.clone(), g.label.clone());
+                    let l = ir::Labelled::new(g.name.clone().into(), g.label.clone());
                     let mut w = word("slot_group", pack, &l);
                     w.params = g.slots.clone();
                     w.details.push(format!("zone {}", short(&z.name.id)));
@@ -362,7 +362,7 @@ fn list_flow(kind: &str, pack: &str, r: &ir::Ruleset, out: &mut Vec<Word>) {
         })),
         "phase" => out.extend(r.phases.iter().map(|p| word("phase", pack, p))),
         "deck_format" => out.extend(r.deck_formats().map(|f| {
-            let l = ir::Labelled::new(f.name.clone(), f.label.clone());
+            let l = ir::Labelled::new(f.name.clone().into(), f.label.clone());
             word("deck_format", pack, &l)
         })),
         _ => {}

@@ -176,7 +176,7 @@ mod tests {
 
     /// A labelled id of pack `t`.
     fn labelled(name: &str) -> ir::Labelled {
-        ir::Labelled::new(format!("t:{name}"), None)
+        ir::Labelled::new(format!("t:{name}").into(), None)
     }
 
     /// Symbols where each of `names` was declared in namespace `ns`, at offset = its position.

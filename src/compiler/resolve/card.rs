@@ -27,8 +27,8 @@ impl<'a> Ctx<'a> {
         let number = self.card_number(c, &seen);
         let type_sym = self.card_type(c, &seen);
         let keywords = self.card_keywords(&seen);
-        let mut fields = BTreeMap::new();
-        let mut stats = BTreeMap::new();
+        let mut fields = ir::Map::new();
+        let mut stats = ir::Map::new();
         match &type_sym {
             // Without a type there is no schema: still catch names no card type knows.
             None => self.check_untyped_fields(&seen),
@@ -39,7 +39,7 @@ impl<'a> Ctx<'a> {
                     };
                     match &schema.ty {
                         FieldType::Stat(id) => {
-                            stats.insert(id.clone(), v);
+                            stats.insert(*id, v);
                         }
                         _ => {
                             fields.insert(schema.name.clone(), v);
@@ -54,7 +54,7 @@ impl<'a> Ctx<'a> {
         let t = type_sym?;
         Some(CheckedCard {
             card: ir::Card {
-                id: String::new(),
+                id: crate::ir::Id::default(),
                 normalized_number: crate::ir::normalize::apply(number_rules, &number),
                 number,
                 name: c.name.value.clone(),
@@ -470,7 +470,7 @@ impl<'a> Ctx<'a> {
         let attributes = self.ability_attributes(attr_words);
         let sem = kind.semantics;
         let mut out = ir::Ability {
-            kind: kind.id.clone(),
+            kind: kind.id,
             semantics: sem,
             attributes,
             trigger: None,
@@ -478,7 +478,7 @@ impl<'a> Ctx<'a> {
             while_condition: None,
             cost: Vec::new(),
             limit: None,
-            zone: kind.from_zone.clone(),
+            zone: kind.from_zone,
             effect: Vec::new(),
         };
         self.push();
@@ -534,7 +534,7 @@ impl<'a> Ctx<'a> {
         let mut attributes = Vec::new();
         for w in attr_words {
             match self.sym.attributes.get(&w.name) {
-                Some(id) => attributes.push(id.clone()),
+                Some(id) => attributes.push(*id),
                 None => self.unknown(
                     codes::RESOLVE_UNKNOWN_ATTRIBUTE,
                     "attribute",
@@ -638,7 +638,7 @@ impl<'a> Ctx<'a> {
             Clause::Cost(stmts, _) => out.cost = self.stmts(stmts),
             Clause::Limit(n, per, _) => out.limit = Some(self.limit(*n, per)),
             Clause::From(z, _) => match self.sym.zones.get(&z.name) {
-                Some(zone) => out.zone = Some(zone.id.clone()),
+                Some(zone) => out.zone = Some(zone.id),
                 None => self.unknown(
                     codes::RESOLVE_UNKNOWN_ZONE,
                     "zone",
@@ -677,17 +677,14 @@ impl<'a> Ctx<'a> {
     /// An ability's trigger (`when …`, `instead of …`) into `out`; the event it names.
     fn trigger(&mut self, t: &ast::Trigger, out: &mut ir::Ability) -> Option<&'a Callable> {
         let ev = self.event_named(&t.event)?;
-        let mut when = BTreeMap::new();
+        let mut when = ir::Map::new();
         if let Some(subject) = &t.subject {
             self.trigger_subject(t, ev, subject, &mut when);
         }
         for a in &t.args {
             self.trigger_argument(t, ev, a, &mut when);
         }
-        out.trigger = Some(ir::Trigger {
-            event: ev.id.clone(),
-            when,
-        });
+        out.trigger = Some(ir::Trigger { event: ev.id, when });
         Some(ev)
     }
 
@@ -698,7 +695,7 @@ impl<'a> Ctx<'a> {
         t: &ast::Trigger,
         ev: &Callable,
         subject: &ast::Expr,
-        when: &mut BTreeMap<String, ir::Expr>,
+        when: &mut ir::Map<String, ir::Expr>,
     ) {
         match ev.params.first() {
             Some(p) => {
@@ -734,7 +731,7 @@ impl<'a> Ctx<'a> {
         t: &ast::Trigger,
         ev: &Callable,
         a: &ast::Arg,
-        when: &mut BTreeMap<String, ir::Expr>,
+        when: &mut ir::Map<String, ir::Expr>,
     ) {
         let Some(n) = &a.name else {
             self.error(

@@ -583,7 +583,7 @@ impl Passes<'_> {
             return None;
         }
         numbers.insert(card.normalized_number.clone(), (file, number_span));
-        card.id = format!("{}:{}", self.meta.name, card.number);
+        card.id = format!("{}:{}", self.meta.name, card.number).into();
         self.record_card_spans(file, c, &card.id);
         Some(card)
     }
@@ -731,7 +731,7 @@ fn declaration_rank(d: &Decl) -> u8 {
 /// The id (qualified by `pack`) and label of a declared name.
 fn labelled(pack: &str, named: &ast::Named) -> ir::Labelled {
     ir::Labelled {
-        id: format!("{pack}:{}", named.name.name),
+        id: format!("{pack}:{}", named.name.name).into(),
         label: named.label.as_ref().map(|l| l.value.clone()),
         phrases: phrases::phrases_ir(named),
     }

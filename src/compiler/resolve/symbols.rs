@@ -38,7 +38,7 @@ pub struct ParamSig {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Callable {
     /// Qualified id.
-    pub id: String,
+    pub id: ir::Id,
     /// Parameters in order.
     pub params: Vec<ParamSig>,
 }
@@ -47,7 +47,7 @@ pub struct Callable {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct ZoneSym {
     /// Qualified id.
-    pub id: String,
+    pub id: ir::Id,
     /// Slot names.
     pub slots: Vec<String>,
     /// Names of its groups of slots.
@@ -60,7 +60,7 @@ pub struct ZoneSym {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StatSym {
     /// Qualified id.
-    pub id: String,
+    pub id: ir::Id,
     /// Number of components (0 for a plain stat).
     pub components: usize,
     /// The components' names as written (`might`, `grit`), for diagnostics.
@@ -71,7 +71,7 @@ pub struct StatSym {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CounterSym {
     /// Qualified id.
-    pub id: String,
+    pub id: ir::Id,
     /// Kept on players.
     pub on_players: bool,
     /// Kept on cards.
@@ -82,7 +82,7 @@ pub struct CounterSym {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StateSym {
     /// Qualified id of the member (or flag).
-    pub id: String,
+    pub id: ir::Id,
     /// A flag (can be cleared) rather than a member of a group.
     pub flag: bool,
 }
@@ -91,7 +91,7 @@ pub struct StateSym {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CardTypeSym {
     /// Qualified id.
-    pub id: String,
+    pub id: ir::Id,
     /// Its schema.
     pub fields: Vec<ir::FieldSchema>,
 }
@@ -100,11 +100,11 @@ pub struct CardTypeSym {
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct KindSym {
     /// Qualified id.
-    pub id: String,
+    pub id: ir::Id,
     /// Core semantics.
     pub semantics: ir::Semantics,
     /// Zone it works from.
-    pub from_zone: Option<String>,
+    pub from_zone: Option<ir::Id>,
 }
 
 /// Every name in scope for a game's cards.
@@ -117,13 +117,13 @@ pub struct Symbols {
     /// States (group members and flags) by name.
     pub states: HashMap<String, StateSym>,
     /// State groups by name (not usable as a state themselves).
-    pub state_groups: HashMap<String, String>,
+    pub state_groups: HashMap<String, ir::Id>,
     /// Stats by name.
     pub stats: HashMap<String, StatSym>,
     /// Layer ids by operator.
-    pub layer_ops: HashMap<String, String>,
+    pub layer_ops: HashMap<String, ir::Id>,
     /// Layers by name (those applied by name have no operator).
-    pub layers: HashMap<String, (String, bool)>,
+    pub layers: HashMap<String, (ir::Id, bool)>,
     /// Counters by name.
     pub counters: HashMap<String, CounterSym>,
     /// Card types by name.
@@ -136,11 +136,11 @@ pub struct Symbols {
     /// Ability kinds by name.
     pub kinds: HashMap<String, KindSym>,
     /// Attributes by name.
-    pub attributes: HashMap<String, String>,
+    pub attributes: HashMap<String, ir::Id>,
     /// Events by name.
     pub events: HashMap<String, Callable>,
     /// Moments by name.
-    pub moments: HashMap<String, String>,
+    pub moments: HashMap<String, ir::Id>,
     /// Verbs by name.
     pub verbs: HashMap<String, Callable>,
     /// Procedures by name.
@@ -394,7 +394,7 @@ impl Declarer<'_> {
     /// The id and label of a declared name.
     fn labelled(&self, named: &ast::Named) -> ir::Labelled {
         ir::Labelled {
-            id: self.qualify(&named.name.name),
+            id: self.qualify(&named.name.name).into(),
             label: named.label.as_ref().map(|l| l.value.clone()),
             phrases: super::phrases::phrases_ir(named),
         }
@@ -531,7 +531,7 @@ impl Declarer<'_> {
             |s| &mut s.zones,
             &z.named.name,
             ZoneSym {
-                id: zone.name.id.clone(),
+                id: zone.name.id,
                 slots: zone.slots.clone(),
                 groups: zone.groups.iter().map(|g| g.name.clone()).collect(),
                 ordered: zone.ordered,
@@ -637,12 +637,12 @@ impl Declarer<'_> {
         let group = self.labelled(&s.named);
         if s.members.is_empty() {
             let flag = StateSym {
-                id: group.id.clone(),
+                id: group.id,
                 flag: true,
             };
             self.enter(|t| &mut t.states, &s.named.name, flag);
         } else {
-            self.enter(|t| &mut t.state_groups, &s.named.name, group.id.clone());
+            self.enter(|t| &mut t.state_groups, &s.named.name, group.id);
         }
         let mut members = Vec::new();
         for m in &s.members {
@@ -651,7 +651,7 @@ impl Declarer<'_> {
             }
             let l = self.labelled(m);
             let member = StateSym {
-                id: l.id.clone(),
+                id: l.id,
                 flag: false,
             };
             self.enter(|t| &mut t.states, &m.name, member);
@@ -681,7 +681,7 @@ impl Declarer<'_> {
         };
         // Even with a bad component, the stat stays composite: no cascade of pair errors.
         let sym = StatSym {
-            id: stat.name.id.clone(),
+            id: stat.name.id,
             components: s.components.len(),
             parts: s.components.iter().map(|c| c.name.clone()).collect(),
         };
@@ -690,10 +690,10 @@ impl Declarer<'_> {
     }
 
     /// The id of a composite stat's component: a plain stat declared above.
-    fn stat_component(&mut self, c: &ast::Ident) -> Option<String> {
+    fn stat_component(&mut self, c: &ast::Ident) -> Option<ir::Id> {
         if let Some(st) = self.sym.stats.get(&c.name) {
             if st.components == 0 {
-                return Some(st.id.clone());
+                return Some(st.id);
             }
         }
         let help = did_you_mean(&c.name, self.sym.stats.keys().map(String::as_str))
@@ -732,7 +732,7 @@ impl Declarer<'_> {
         for (op, span) in &l.ops {
             self.claim_operator(op, *span, &layer.name.id);
         }
-        let sym = (layer.name.id.clone(), layer.ops.is_empty());
+        let sym = (layer.name.id, layer.ops.is_empty());
         self.enter(|t| &mut t.layers, &l.named.name, sym);
         self.ruleset.layers.push(layer);
     }
@@ -767,7 +767,9 @@ impl Declarer<'_> {
                     span,
                 },
             );
-            self.sym.layer_ops.insert(op.to_string(), layer.to_string());
+            self.sym
+                .layer_ops
+                .insert(op.to_string(), ir::Id::from(layer));
         }
     }
 
@@ -791,7 +793,7 @@ impl Declarer<'_> {
             on_cards,
         };
         let sym = CounterSym {
-            id: counter.name.id.clone(),
+            id: counter.name.id,
             on_players,
             on_cards,
         };
@@ -827,7 +829,7 @@ impl Declarer<'_> {
             fields,
         };
         let sym = CardTypeSym {
-            id: ct.name.id.clone(),
+            id: ct.name.id,
             fields: ct.fields.clone(),
         };
         self.enter(|s| &mut s.card_types, &t.named.name, sym);
@@ -884,7 +886,7 @@ impl Declarer<'_> {
             "text" => ir::FieldType::Text,
             "bool" => ir::FieldType::Bool,
             "stat" => match self.sym.stats.get(&f.name.name) {
-                Some(s) => ir::FieldType::Stat(s.id.clone()),
+                Some(s) => ir::FieldType::Stat(s.id),
                 None => {
                     let help =
                         did_you_mean(&f.name.name, self.sym.stats.keys().map(String::as_str));
@@ -910,7 +912,7 @@ impl Declarer<'_> {
 
     /// `counts_as <card type> [in <zone>]`: the card type must be declared before this one.
     fn counts_as(&mut self, ty: &ast::Ident, zone: Option<&ast::Ident>) -> Option<ir::CountsAs> {
-        let Some(target) = self.sym.card_types.get(&ty.name).map(|c| c.id.clone()) else {
+        let Some(target) = self.sym.card_types.get(&ty.name).map(|c| c.id) else {
             let help = did_you_mean(&ty.name, self.sym.card_types.keys().map(String::as_str))
                 .unwrap_or_else(|| "declare that card type before this one".into());
             self.report_unknown(
@@ -934,9 +936,9 @@ impl Declarer<'_> {
     }
 
     /// `… unless <state>`: a state declared before this card type.
-    fn counts_as_unless(&mut self, s: &ast::Ident) -> Option<String> {
+    fn counts_as_unless(&mut self, s: &ast::Ident) -> Option<ir::Id> {
         if let Some(st) = self.sym.states.get(&s.name) {
-            return Some(st.id.clone());
+            return Some(st.id);
         }
         let help = did_you_mean(&s.name, self.sym.states.keys().map(String::as_str))
             .unwrap_or_else(|| "declare that state before this card type".into());
@@ -953,7 +955,7 @@ impl Declarer<'_> {
     /// `durations until <moment>`: the default duration of effects that name none.
     fn declare_default_duration(&mut self, m: &ast::Ident) {
         match self.sym.moments.get(&m.name) {
-            Some(id) => self.ruleset.default_duration = Some(id.clone()),
+            Some(id) => self.ruleset.default_duration = Some(*id),
             None => {
                 let help = did_you_mean(&m.name, self.sym.moments.keys().map(String::as_str))
                     .unwrap_or_else(|| "declare it with `moment` first".into());
@@ -1034,7 +1036,14 @@ impl Declarer<'_> {
         }
         let params = self.params(params);
         let id = self.qualify(&named.name.name);
-        self.enter(table, &named.name, Callable { id, params });
+        self.enter(
+            table,
+            &named.name,
+            Callable {
+                id: id.into(),
+                params,
+            },
+        );
     }
 
     /// `ability … = <semantics> [from <zone>]`: an ability kind on a core semantics.
@@ -1059,11 +1068,11 @@ impl Declarer<'_> {
         let kind = ir::AbilityKind {
             name: self.labelled(&a.named),
             semantics,
-            from_zone: from_zone.clone(),
+            from_zone,
             optional_cost: a.optional_cost.is_some() && semantics == ir::Semantics::Triggered,
         };
         let sym = KindSym {
-            id: kind.name.id.clone(),
+            id: kind.name.id,
             semantics,
             from_zone,
         };
@@ -1107,7 +1116,7 @@ impl Declarer<'_> {
             name: self.labelled(&a.named),
             semantics,
         };
-        self.enter(|s| &mut s.attributes, &a.named.name, attr.name.id.clone());
+        self.enter(|s| &mut s.attributes, &a.named.name, attr.name.id);
         self.ruleset.attributes.push(attr);
     }
 
@@ -1117,7 +1126,7 @@ impl Declarer<'_> {
             return;
         }
         let l = self.labelled(m);
-        self.enter(|s| &mut s.moments, &m.name, l.id.clone());
+        self.enter(|s| &mut s.moments, &m.name, l.id);
         self.ruleset.moments.push(l);
     }
 
@@ -1349,9 +1358,9 @@ impl Declarer<'_> {
     }
 
     /// The id of a declared card type (`max N <card type>`).
-    fn card_type_id(&mut self, t: &ast::Ident) -> Option<String> {
+    fn card_type_id(&mut self, t: &ast::Ident) -> Option<ir::Id> {
         if let Some(ct) = self.sym.card_types.get(&t.name) {
-            return Some(ct.id.clone());
+            return Some(ct.id);
         }
         let help = did_you_mean(&t.name, self.sym.card_types.keys().map(String::as_str));
         self.report_unknown(
@@ -1438,9 +1447,9 @@ impl Declarer<'_> {
     }
 
     /// The id of a declared zone.
-    fn zone_id(&mut self, z: &ast::Ident) -> Option<String> {
+    fn zone_id(&mut self, z: &ast::Ident) -> Option<ir::Id> {
         if let Some(zone) = self.sym.zones.get(&z.name) {
-            return Some(zone.id.clone());
+            return Some(zone.id);
         }
         let help = did_you_mean(&z.name, self.sym.zones.keys().map(String::as_str));
         self.report_unknown(

@@ -261,7 +261,7 @@ impl<'p> Game<'p> {
         &mut self,
         cards: &Expr,
         card_type: &Id,
-        fields: &BTreeMap<String, Expr>,
+        fields: &crate::ir::Map<String, Expr>,
     ) -> Result<(), Box<Request>> {
         let targets = self.eval(cards)?;
         let mut vals = BTreeMap::new();
@@ -270,7 +270,7 @@ impl<'p> Game<'p> {
         }
         for c in self.cards_of(&targets) {
             self.state.cards[c as usize].treat = Some(TreatAs {
-                card_type: card_type.clone(),
+                card_type: card_type.to_string(),
                 fields: vals.clone(),
             });
             self.changed(Touched::Card(c));

@@ -7,7 +7,6 @@ use crate::engine::rule_memo::Touched;
 use crate::engine::state::{everyone, shown, CardId, Value};
 use crate::engine::{EventData, Game};
 use crate::ir::{Expr, Id};
-use std::collections::BTreeMap;
 
 impl Game<'_> {
     /// `emit e(args)`: the payload read in parameter order, logged (redacted for players who
@@ -15,7 +14,7 @@ impl Game<'_> {
     pub(super) fn exec_emit(
         &mut self,
         event: &Id,
-        args: &BTreeMap<String, Expr>,
+        args: &crate::ir::Map<String, Expr>,
     ) -> Result<(), Box<Request>> {
         let Some(&e) = self.prog.event_index.get(event) else {
             return Ok(());

@@ -7,7 +7,6 @@ use crate::engine::state::{index16, Value};
 use crate::engine::{CallStart, Frame, Frames, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
 use smallvec::smallvec;
-use std::collections::BTreeMap;
 
 /// A verb's or procedure's arguments by parameter name, in parameter order.
 type Args<'p> = Vec<(&'p str, Value)>;
@@ -129,7 +128,7 @@ impl<'p> Game<'p> {
     pub(super) fn exec_call(
         &mut self,
         verb: &Id,
-        args: &BTreeMap<String, Expr>,
+        args: &crate::ir::Map<String, Expr>,
     ) -> Result<Frames<'p>, Box<Request>> {
         let prog: &'p Program = self.prog;
         let Some(p) = prog.callables.get(verb) else {

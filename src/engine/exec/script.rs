@@ -12,7 +12,6 @@ use crate::ir::{self, Expr};
 use rand::RngExt;
 use rhai::{Array, Dynamic, INT};
 use smallvec::smallvec;
-use std::collections::BTreeMap;
 
 /// The changes a script recorded, still to make (a frame of the VM).
 #[derive(Debug, Clone)]
@@ -294,7 +293,7 @@ impl<'p> Game<'p> {
             } => {
                 let (Some(s), Some(layer)) = (
                     prog.stats.get(usize::from(stat)),
-                    prog.scripts.names().add_layer.clone(),
+                    prog.scripts.names().add_layer,
                 ) else {
                     return Ok(Frames::new());
                 };
@@ -302,7 +301,7 @@ impl<'p> Game<'p> {
                 let duration = until.map_or(ir::Duration::Default, ir::Duration::Until);
                 let stmt = ir::Stmt::Modify {
                     cards: var(CARDS),
-                    stat: s.id.clone(),
+                    stat: s.id,
                     layer,
                     op: "+=".into(),
                     value: Some(Expr::Int(amount)),
@@ -322,7 +321,7 @@ impl<'p> Game<'p> {
                 let Some(&e) = prog.event_index.get(&event) else {
                     return Ok(Frames::new());
                 };
-                let mut named = BTreeMap::new();
+                let mut named = crate::ir::Map::new();
                 for (param, v) in prog.ruleset.events[usize::from(e)].params.iter().zip(args) {
                     self.vars.push((param.name.as_str(), v));
                     named.insert(param.name.clone(), var(&param.name));
@@ -334,7 +333,7 @@ impl<'p> Game<'p> {
                 let Some(p) = prog.callables.get(&verb) else {
                     return Ok(Frames::new());
                 };
-                let mut named = BTreeMap::new();
+                let mut named = crate::ir::Map::new();
                 for (param, v) in p.params.iter().zip(args) {
                     self.vars.push((param.name.as_str(), v));
                     named.insert(param.name.clone(), var(&param.name));

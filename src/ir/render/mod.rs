@@ -194,7 +194,7 @@ impl<'v, 'r> Renderer<'v, 'r> {
         let entry = self.vocab.get(kind, id)?;
         let found = entry.name.phrases.get(self.w.lang.code());
         if found.is_none() {
-            self.missing.insert((entry.kind, id.to_string()));
+            self.missing.insert((entry.kind, crate::ir::Id::from(id)));
         }
         found
     }

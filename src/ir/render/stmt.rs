@@ -208,7 +208,7 @@ impl Renderer<'_, '_> {
 
     /// A verb or procedure call: its phrase filled, the second form when a player argument is
     /// not its default.
-    fn call(&mut self, verb: &str, args: &std::collections::BTreeMap<String, Expr>) -> String {
+    fn call(&mut self, verb: &str, args: &crate::ir::Map<String, Expr>) -> String {
         let kind = if self.vocab.get("verb", verb).is_some() {
             "verb"
         } else {

@@ -43,7 +43,7 @@ impl Session {
                                 .all(|f| c.fields.get(*f) == card.fields.get(*f))
                     });
                     if let Some(other) = same {
-                        found.push((b, card.id.clone(), other.id.clone(), other.name.clone()));
+                        found.push((b, card.id, other.id, other.name.clone()));
                     }
                 }
             }

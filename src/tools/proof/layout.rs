@@ -360,7 +360,7 @@ pub fn read(text: &str, file: FileId, rulesets: &[&Ruleset]) -> (Option<Layout>,
                 c.colour(v, false);
             }
         }
-        types.insert(ct.name.id.clone(), spec.clone());
+        types.insert(ct.name.id.to_string(), spec.clone());
     }
     if c.diags.iter().any(Diagnostic::is_error) {
         return (None, c.diags);

@@ -99,7 +99,7 @@ pub fn proofs(s: &mut Session, packs: &[usize], lang: Lang) -> Proofs {
                 out.warnings.extend(overflow(s, i, c, &text));
             }
             cards.push(CardProof {
-                id: c.id.clone(),
+                id: c.id.to_string(),
                 file_name: file_name(&c.number, n, &mut names),
                 size,
                 body,

@@ -129,15 +129,17 @@ impl Totals {
     /// The counts of card definition `def`, created (with its name and copies) when new.
     fn card(&mut self, prog: &Program, decks: &[SimDeck], def: u32) -> &mut CardTotals {
         let card = prog.cards.get(def as usize);
-        let id = card.map(|c| c.id.clone()).unwrap_or_default();
-        self.cards.entry(id).or_insert_with(|| CardTotals {
-            name: card.map(|c| c.name.clone()).unwrap_or_default(),
-            copies: decks
-                .iter()
-                .map(|d| d.cards.iter().filter(|c| **c == def).count() as u32)
-                .collect(),
-            ..CardTotals::default()
-        })
+        let id = card.map(|c| c.id).unwrap_or_default();
+        self.cards
+            .entry(id.to_string())
+            .or_insert_with(|| CardTotals {
+                name: card.map(|c| c.name.clone()).unwrap_or_default(),
+                copies: decks
+                    .iter()
+                    .map(|d| d.cards.iter().filter(|c| **c == def).count() as u32)
+                    .collect(),
+                ..CardTotals::default()
+            })
     }
 
     /// Adds one game's result.

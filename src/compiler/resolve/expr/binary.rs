@@ -164,7 +164,7 @@ impl Ctx<'_> {
             if let Some(kw) = self.sym.keywords.get(&k.name) {
                 if self.sym.player_keywords.contains(&k.name) {
                     // a keyword of players (PMV 6.3.8): the tested value is a player
-                    let keyword = kw.id.clone();
+                    let keyword = kw.id;
                     let player = bx(self.player(l));
                     return test(Expr::PlayerHas { player, keyword });
                 }
@@ -246,22 +246,22 @@ impl CardTest {
         Some(match self {
             CardTest::Has => {
                 if let Some(kind) = sym.kinds.get(name) {
-                    let kind = kind.id.clone();
+                    let kind = kind.id;
                     Expr::HasAbility { card, kind }
                 } else if let Some(kw) = sym.keywords.get(name) {
-                    let keyword = kw.id.clone();
+                    let keyword = kw.id;
                     Expr::HasKeyword { card, keyword }
                 } else {
-                    let attribute = sym.attributes.get(name)?.clone();
+                    let attribute = *sym.attributes.get(name)?;
                     Expr::HasAttribute { card, attribute }
                 }
             }
             CardTest::Is => {
                 if let Some(s) = sym.states.get(name) {
-                    let state = s.id.clone();
+                    let state = s.id;
                     Expr::InState { card, state }
                 } else if let Some(t) = sym.card_types.get(name) {
-                    let card_type = t.id.clone();
+                    let card_type = t.id;
                     Expr::OfType { card, card_type }
                 } else {
                     let face = match name {

@@ -159,7 +159,7 @@ impl Ctx<'_> {
     }
 
     /// The layer named as `modified`'s second argument, or a diagnostic.
-    fn layer_argument(&mut self, e: &ast::Expr) -> Option<String> {
+    fn layer_argument(&mut self, e: &ast::Expr) -> Option<crate::ir::Id> {
         let ExprKind::Name(n) = &e.kind else {
             self.check_name_argument(
                 e,
@@ -170,7 +170,7 @@ impl Ctx<'_> {
             return None;
         };
         if let Some((id, _)) = self.sym.layers.get(&n.name) {
-            return Some(id.clone());
+            return Some(*id);
         }
         let names: Vec<&str> = self.sym.layers.keys().map(String::as_str).collect();
         self.unknown(codes::RESOLVE_UNKNOWN_NAME, "layer", &n.name, n.span, names);
@@ -181,12 +181,12 @@ impl Ctx<'_> {
     fn resolve_cancelled(&mut self, ev: &ast::Expr, subject: &ast::Expr) -> (Expr, Ty) {
         let event = match &ev.kind {
             ExprKind::Name(n) if self.sym.events.contains_key(&n.name) => {
-                self.sym.events[&n.name].id.clone()
+                self.sym.events[&n.name].id
             }
             ExprKind::Name(n) => {
                 let names: Vec<&str> = self.sym.events.keys().map(String::as_str).collect();
                 self.unknown(codes::RESOLVE_UNKNOWN_NAME, "event", &n.name, n.span, names);
-                String::new()
+                crate::ir::Id::default()
             }
             _ => {
                 self.check_name_argument(
@@ -195,7 +195,7 @@ impl Ctx<'_> {
                     "not an event name",
                     "as in `cancelled(raids, a)`",
                 );
-                String::new()
+                crate::ir::Id::default()
             }
         };
         let subject = self.expr(subject).0;
@@ -298,7 +298,7 @@ impl Ctx<'_> {
                     "ability kind",
                     n,
                 )
-                .map(|s| s.id.clone())
+                .map(|s| s.id)
             }
             _ => {
                 self.check_name_argument(

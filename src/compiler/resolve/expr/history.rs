@@ -8,7 +8,6 @@ use crate::base::source::Span;
 use crate::compiler::ast::{self, ExprKind};
 use crate::compiler::resolve::scope::{Ctx, Ty};
 use crate::ir::{Expr, Trigger, Type};
-use std::collections::BTreeMap;
 
 /// The history functions: they take an event pattern, not a value.
 pub const HISTORY_FUNCTIONS: &[&str] = &["happened", "happened_cards"];
@@ -75,8 +74,8 @@ impl Ctx<'_> {
             Ty::of(Type::Number)
         };
         let e = Expr::Happened {
-            pattern,
-            cards,
+            pattern: Box::new(pattern),
+            cards: cards.map(Into::into),
             since,
         };
         (e, ty)
@@ -105,14 +104,11 @@ impl Ctx<'_> {
             args: args.to_vec(),
             span: arg.span,
         };
-        let mut when = BTreeMap::new();
+        let mut when = crate::ir::Map::new();
         for a in &t.args {
             self.trigger_argument(&t, ev, a, &mut when);
         }
-        Some(Trigger {
-            event: ev.id.clone(),
-            when,
-        })
+        Some(Trigger { event: ev.id, when })
     }
 
     /// The parameter of `happened_cards` naming the cards wanted: a card parameter of the event.

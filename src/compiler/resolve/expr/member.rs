@@ -122,7 +122,7 @@ impl Ctx<'_> {
             return (
                 Expr::Counter {
                     of: bx(b),
-                    counter: c.id.clone(),
+                    counter: c.id,
                 },
                 Ty::of(Type::Number),
             );
@@ -174,7 +174,7 @@ impl Ctx<'_> {
             return Some((
                 Expr::Stat {
                     of: bx(of),
-                    stat: s.id.clone(),
+                    stat: s.id,
                 },
                 Ty::of(ty),
             ));
@@ -193,7 +193,7 @@ impl Ctx<'_> {
             return Some((
                 Expr::KeywordValue {
                     card: bx(of),
-                    keyword: k.id.clone(),
+                    keyword: k.id,
                 },
                 Ty::Of(Type::Number, true),
             ));
@@ -202,7 +202,7 @@ impl Ctx<'_> {
             return Some((
                 Expr::Counter {
                     of: bx(of),
-                    counter: c.id.clone(),
+                    counter: c.id,
                 },
                 Ty::of(Type::Number),
             ));

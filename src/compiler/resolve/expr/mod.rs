@@ -31,7 +31,7 @@ fn invalid() -> (Expr, Ty) {
 fn zone_value(id: &str, owner: Option<Expr>) -> (Expr, Ty) {
     (
         Expr::Zone {
-            zone: id.to_string(),
+            zone: crate::ir::Id::from(id),
             owner: owner.map(bx),
         },
         Ty::of(Type::Zone),
@@ -448,7 +448,7 @@ impl Ctx<'_> {
         };
         let cond = Expr::OfType {
             card: bx(Expr::It),
-            card_type: t.id.clone(),
+            card_type: t.id,
         };
         (
             Expr::Filter {

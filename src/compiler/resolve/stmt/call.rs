@@ -7,7 +7,6 @@ use crate::compiler::ast;
 use crate::compiler::resolve::scope::{Ctx, Ty};
 use crate::compiler::resolve::symbols::{Callable, ParamSig, Symbols};
 use crate::ir::{Expr, Stmt, Type};
-use std::collections::BTreeMap;
 
 /// Fixed words that may end the previous statement: a misspelt `effect` after `negate x`
 /// reads as a call, so they are candidates for an unknown verb's did-you-mean — one edit away
@@ -37,7 +36,7 @@ impl<'a> Ctx<'a> {
             let duration = dur.as_ref().map(|_| self.duration(dur));
             return Some(per_player(
                 Stmt::Call {
-                    verb: verb.id.clone(),
+                    verb: verb.id,
                     args,
                     duration,
                 },
@@ -51,7 +50,7 @@ impl<'a> Ctx<'a> {
             let (args, sets) = self.args(p, &format!("procedure `{}`", name.name), args, span);
             return Some(per_player(
                 Stmt::Call {
-                    verb: p.id.clone(),
+                    verb: p.id,
                     args,
                     duration: None,
                 },
@@ -107,8 +106,8 @@ impl<'a> Ctx<'a> {
         let duration = self.duration(dur);
         Some(Stmt::Modify {
             cards,
-            stat: stat.id.clone(),
-            layer: layer.to_string(),
+            stat: stat.id,
+            layer: crate::ir::Id::from(layer),
             op: name.name.clone(),
             value: None,
             duration,
@@ -177,8 +176,8 @@ impl<'a> Ctx<'a> {
         what: &str,
         args: &[ast::Arg],
         span: Span,
-    ) -> (BTreeMap<String, Expr>, Vec<String>) {
-        let mut out = BTreeMap::new();
+    ) -> (crate::ir::Map<String, Expr>, Vec<String>) {
+        let mut out = crate::ir::Map::new();
         let mut sets = Vec::new();
         let mut next = 0;
         for a in args {
@@ -261,7 +260,7 @@ impl<'a> Ctx<'a> {
         &mut self,
         callee: &Callable,
         what: &str,
-        given: &BTreeMap<String, Expr>,
+        given: &crate::ir::Map<String, Expr>,
         span: Span,
     ) {
         for p in &callee.params {

@@ -7,7 +7,6 @@ use crate::compiler::ast;
 use crate::compiler::resolve::scope::{names_in, Ctx};
 use crate::compiler::resolve::symbols::{CardTypeSym, Symbols, ZoneSym};
 use crate::ir::{self, Expr, FieldType, Stmt, Type};
-use std::collections::BTreeMap;
 
 /// What a keyword statement does to the cards: `grant` the keyword, or `remove` it.
 #[derive(Clone, Copy)]
@@ -33,7 +32,7 @@ impl<'a> Ctx<'a> {
             .state
             .as_ref()
             .and_then(|st| self.declared(&sym.states, codes::RESOLVE_UNKNOWN_STATE, "state", st))
-            .map(|s| s.id.clone());
+            .map(|s| s.id);
         let slot = opts.slot.as_ref().map(|e| self.slot(e, &to));
         Stmt::Move {
             cards,
@@ -106,7 +105,7 @@ impl<'a> Ctx<'a> {
         match self.sym.states.get(&state.name) {
             Some(st) if st.flag => Some(Stmt::ClearState {
                 cards,
-                state: st.id.clone(),
+                state: st.id,
             }),
             Some(_) => {
                 self.error(
@@ -240,7 +239,7 @@ impl<'a> Ctx<'a> {
             "card type",
             ty,
         )?;
-        let mut out = BTreeMap::new();
+        let mut out = crate::ir::Map::new();
         for f in fields {
             let Some(schema) = t.fields.iter().find(|sf| sf.name == f.name.name) else {
                 self.check_treat_field_unknown(t, ty, f);
@@ -254,7 +253,7 @@ impl<'a> Ctx<'a> {
         }
         Some(Stmt::TreatAs {
             cards,
-            card_type: t.id.clone(),
+            card_type: t.id,
             fields: out,
         })
     }
@@ -308,14 +307,14 @@ impl<'a> Ctx<'a> {
             }
             return Some(Stmt::SetState {
                 cards: self.cards(subject),
-                state: st.id.clone(),
+                state: st.id,
                 duration,
             });
         }
         if let Some(z) = sym.zones.get(&name.name) {
             return Some(Stmt::AliasZone {
                 zone: self.zone(subject),
-                becomes: z.id.clone(),
+                becomes: z.id,
                 duration,
             });
         }
@@ -362,9 +361,6 @@ impl<'a> Ctx<'a> {
             "ability kind",
             kind,
         )?;
-        Some(Stmt::Resolve {
-            kind: k.id.clone(),
-            cards,
-        })
+        Some(Stmt::Resolve { kind: k.id, cards })
     }
 }

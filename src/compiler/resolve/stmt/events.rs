@@ -12,7 +12,7 @@ impl Ctx<'_> {
         ev: &ast::Ident,
         of: &Option<ast::Expr>,
     ) -> Option<Stmt> {
-        let event = self.event_named(ev)?.id.clone();
+        let event = self.event_named(ev)?.id;
         let subject = of.as_ref().map(|e| self.expr(e).0);
         Some(Stmt::Cancel { event, subject })
     }
@@ -28,7 +28,7 @@ impl Ctx<'_> {
         let (args, sets) = self.args(event, &format!("event `{}`", ev.name), args, span);
         Some(super::call::per_player(
             Stmt::Emit {
-                event: event.id.clone(),
+                event: event.id,
                 args,
             },
             sets,

@@ -140,11 +140,11 @@ impl Ctx<'_> {
             }
             seen.push((&name.name, name.span));
             let phase = ir::Labelled::new(
-                format!("{pack}:{}", name.name),
+                format!("{pack}:{}", name.name).into(),
                 named.label.as_ref().map(|l| l.value.clone()),
             );
             out.push(Stmt::Phase {
-                phase: phase.id.clone(),
+                phase: phase.id,
                 body: self.block(body),
             });
             phases.push(phase);

@@ -208,7 +208,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// The id of the declared moment of this name, or a diagnostic with a did-you-mean.
-    pub(super) fn moment_named(&mut self, m: &ast::Ident) -> Option<String> {
+    pub(super) fn moment_named(&mut self, m: &ast::Ident) -> Option<ir::Id> {
         let sym: &'a Symbols = self.sym;
         self.declared(&sym.moments, codes::RESOLVE_UNKNOWN_MOMENT, "moment", m)
             .cloned()
@@ -221,7 +221,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// A keyword with its values (`ward 1`), checked against its declaration.
-    pub(super) fn keyword(&mut self, k: &ast::KeywordRef) -> Option<(String, Vec<Expr>)> {
+    pub(super) fn keyword(&mut self, k: &ast::KeywordRef) -> Option<(ir::Id, Vec<Expr>)> {
         let sym: &'a Symbols = self.sym;
         let kw = self.declared(
             &sym.keywords,
@@ -231,7 +231,7 @@ impl<'a> Ctx<'a> {
         )?;
         self.check_keyword_arity(k, kw);
         let args = k.args.iter().map(|a| self.number(a)).collect();
-        Some((kw.id.clone(), args))
+        Some((kw.id, args))
     }
 
     /// Reports a keyword given more values than it declares, or fewer than it needs.

@@ -64,7 +64,7 @@ impl<'a> Ctx<'a> {
         let duration = self.duration(&m.duration);
         Some(Stmt::Modify {
             cards,
-            stat: stat.id.clone(),
+            stat: stat.id,
             layer,
             op: m.op.0.clone(),
             value: Some(value),
@@ -74,16 +74,16 @@ impl<'a> Ctx<'a> {
 
     /// The layer a stat change applies in: the one written (`in layer`), else the layer the
     /// ruleset selects by the operator.
-    fn stat_layer(&mut self, m: &ast::Modify) -> Option<String> {
+    fn stat_layer(&mut self, m: &ast::Modify) -> Option<crate::ir::Id> {
         let sym: &'a Symbols = self.sym;
         if let Some(l) = &m.layer {
             let (id, _) =
                 self.declared(&sym.layers, codes::RESOLVE_UNKNOWN_OPERATOR, "layer", l)?;
-            return Some(id.clone());
+            return Some(*id);
         }
         let (op, op_span) = (&m.op.0, m.op.1);
         if let Some(id) = sym.layer_ops.get(op) {
-            return Some(id.clone());
+            return Some(*id);
         }
         let mut ops: Vec<&str> = sym.layer_ops.keys().map(String::as_str).collect();
         ops.sort_unstable();
@@ -193,7 +193,7 @@ impl<'a> Ctx<'a> {
         let value = self.number(&m.value);
         Stmt::Count {
             subject,
-            counter: c.id.clone(),
+            counter: c.id,
             op: op.clone(),
             value,
         }

@@ -59,7 +59,7 @@ impl Ctx<'_> {
             return None;
         };
         Some(Stmt::Script {
-            function: def.id.clone(),
+            function: def.id.clone().into(),
             args: lowered,
         })
     }

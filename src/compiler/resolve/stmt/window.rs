@@ -99,7 +99,7 @@ impl<'a> Ctx<'a> {
     /// An action a window offers (`with` may not follow it).
     fn resolve_action_entry(&mut self, e: &ast::WindowEntry, id: &str) -> Option<ir::WindowEntry> {
         let Some(w) = &e.with else {
-            return Some(ir::WindowEntry::Action(id.to_string()));
+            return Some(ir::WindowEntry::Action(crate::ir::Id::from(id)));
         };
         self.error(
             Diagnostic::error(
@@ -140,11 +140,11 @@ impl<'a> Ctx<'a> {
                     "attribute",
                     a,
                 )?;
-                Some(id.clone())
+                Some(*id)
             }
         };
         Some(ir::WindowEntry::Abilities {
-            kind: k.id.clone(),
+            kind: k.id,
             attribute,
         })
     }

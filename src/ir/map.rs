@@ -1,0 +1,107 @@
+//! The small maps inside cards and statements (a card's fields and stats, a trigger's
+//! conditions, a call's arguments).
+//!
+//! They hold a handful of entries each, where a `BTreeMap` allocates a node for eleven: a
+//! [`Map`] is a sorted vector of pairs (`litemap`), in the same key order, and reads, prints and
+//! serializes exactly as a `BTreeMap` does (an empty map is `{}` in JSON, as before).
+
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::fmt;
+
+/// A sorted map of few entries (see the module documentation). Its reads are `LiteMap`'s
+/// (`get`, `insert`, `iter`, `keys`, `values`, `len`…), through `Deref`.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Map<K, V>(litemap::LiteMap<K, V>);
+
+impl<K, V> Map<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Map(litemap::LiteMap::new())
+    }
+}
+
+impl<K, V> Default for Map<K, V> {
+    fn default() -> Self {
+        Map::new()
+    }
+}
+
+impl<K, V> std::ops::Deref for Map<K, V> {
+    type Target = litemap::LiteMap<K, V>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl<K, V> std::ops::DerefMut for Map<K, V> {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for Map<K, V> {
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(pairs: I) -> Self {
+        Map(pairs.into_iter().collect())
+    }
+}
+
+impl<'m, K: 'm, V: 'm> IntoIterator for &'m Map<K, V> {
+    type Item = (&'m K, &'m V);
+    type IntoIter = <&'m litemap::LiteMap<K, V> as IntoIterator>::IntoIter;
+    fn into_iter(self) -> Self::IntoIter {
+        (&self.0).into_iter()
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for Map<K, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // As a BTreeMap prints: `{k: v, …}`.
+        f.debug_map().entries(self.0.iter()).finish()
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for Map<K, V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Always a map (`LiteMap` itself writes an empty map as a list in JSON).
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (k, v) in self.0.iter() {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+impl<'de, K, V> Deserialize<'de> for Map<K, V>
+where
+    K: Deserialize<'de> + Ord,
+    V: Deserialize<'de>,
+{
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        litemap::LiteMap::deserialize(deserializer).map(Map)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn a_map_reads_and_writes_as_a_btreemap() {
+        let pairs = [("b".to_string(), 2), ("a".to_string(), 1)];
+        let map: Map<String, i64> = pairs.iter().cloned().collect();
+        let tree: BTreeMap<String, i64> = pairs.iter().cloned().collect();
+        let json = serde_json::to_string(&map).expect("a map serializes");
+        assert_eq!(json, serde_json::to_string(&tree).expect("so does a tree"));
+        assert_eq!(format!("{map:?}"), format!("{tree:?}"));
+        let back: Map<String, i64> = serde_json::from_str(&json).expect("and reads back");
+        assert_eq!(back, map);
+        let empty: Map<String, i64> = Map::new();
+        assert_eq!(serde_json::to_string(&empty).expect("serializes"), "{}");
+        let bytes = postcard::to_stdvec(&map).expect("a map serializes");
+        let back: Map<String, i64> = postcard::from_bytes(&bytes).expect("and reads back");
+        assert_eq!(back, map);
+        assert_eq!(map.get("a"), Some(&1));
+    }
+}
