@@ -82,17 +82,58 @@ pub struct ParsedItem {
 /// with its own diagnostics, so the items, their spans and the diagnostics (and their order)
 /// are the same whatever the number of threads.
 pub fn parse_file(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<ParsedItem> {
+    let items: Vec<Unparsed> = lex::split(src, file, diags)
+        .into_iter()
+        .filter(|item| item.parse)
+        .map(Unparsed)
+        .collect();
+    parse_items(src, file, &items, diags)
+}
+
+/// A top-level item the pre-pass found and that has not been parsed yet (see
+/// [`parse_file_but_cards`]).
+#[derive(Debug, Clone)]
+pub struct Unparsed(lex::Item);
+
+impl Unparsed {
+    /// Its bytes in the file.
+    pub fn span(&self) -> Span {
+        self.0.span
+    }
+}
+
+/// Parses the items of `src` but its cards, which are returned unparsed: a pack's cards are
+/// parsed a few hundred at a time by the checker (`parse_items`), each freed once its IR is
+/// built, so a big pack's syntax trees are never all held at once. Diagnostics as
+/// [`parse_file`]'s (the cards' own come when they are parsed).
+pub fn parse_file_but_cards(
+    src: &str,
+    file: FileId,
+    diags: &mut Vec<Diagnostic>,
+) -> (Vec<ParsedItem>, Vec<Unparsed>) {
+    let (cards, others): (Vec<Unparsed>, Vec<Unparsed>) = lex::split(src, file, diags)
+        .into_iter()
+        .filter(|item| item.parse)
+        .map(Unparsed)
+        .partition(|item| item.0.kind == ItemKind::Card);
+    (parse_items(src, file, &others, diags), cards)
+}
+
+/// Parses `items` of `src` in parallel on the current rayon pool, joined in source order; items
+/// with syntax errors are left out and their diagnostics added to `diags` in item order.
+pub fn parse_items(
+    src: &str,
+    file: FileId,
+    items: &[Unparsed],
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<ParsedItem> {
     use rayon::prelude::*;
-    let items = lex::split(src, file, diags);
     let (parsed, found): (Vec<Option<ParsedItem>>, Vec<Vec<Diagnostic>>) = items
         .par_iter()
         // (no `filter`: an indexed iterator is collected straight into its final vectors)
         .map(|item| {
             let mut own = Vec::new();
-            let parsed = item
-                .parse
-                .then(|| parse_item(src, file, item, &mut own))
-                .flatten();
+            let parsed = parse_item(src, file, &item.0, &mut own);
             (parsed, own)
         })
         .unzip();

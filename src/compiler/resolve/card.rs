@@ -49,7 +49,9 @@ impl<'a> Ctx<'a> {
                 self.check_required_fields(c, t, &seen);
             }
         }
-        let abilities = c.abilities.iter().filter_map(|a| self.ability(a)).collect();
+        let mut abilities: Vec<ir::Ability> =
+            c.abilities.iter().filter_map(|a| self.ability(a)).collect();
+        abilities.shrink_to_fit();
         let number = number?;
         let t = type_sym?;
         Some(CheckedCard {

@@ -56,19 +56,25 @@ pub mod symbols;
 use crate::base::diagnostic::{codes, did_you_mean, Diagnostic, Label};
 use crate::base::source::{FileId, SourceMap, Span};
 use crate::compiler::ast::{self, Decl, Item};
-use crate::compiler::parse::ParsedItem;
+use crate::compiler::parse::{self, ParsedItem, Unparsed};
 use crate::ir::{self, SpanTable};
 use scope::{Ctx, Ty};
 use std::collections::HashMap;
 pub use symbols::Symbols;
 
-/// One parsed file of a pack.
+/// One file of a pack: its items parsed but its cards (`parse::parse_file_but_cards`).
 pub struct SourceUnit {
     /// The file.
     pub file: FileId,
-    /// Its items.
+    /// Its items but its cards, parsed.
     pub items: Vec<ParsedItem>,
+    /// Its cards, not parsed yet: the cards pass parses them a chunk at a time.
+    pub cards: Vec<Unparsed>,
 }
+
+/// How many cards the cards pass parses at once (in parallel) before lowering them: enough
+/// for every core to have work, few enough that their syntax trees are a few megabytes.
+const CARDS_PER_CHUNK: usize = 256;
 
 /// What a pack's manifest says.
 #[derive(Debug, Clone)]
@@ -132,6 +138,12 @@ pub fn compile(
     declare_names(meta, &collected.decls, &mut sym, &mut ruleset, diags);
     let no_ruleset = !collected.has_ruleset && deps.iter().all(|d| d.symbols.game.is_empty());
     if no_ruleset {
+        // No cards without a ruleset (every name would be unknown), but their syntax errors
+        // are still reported, before the missing ruleset is.
+        for unit in &units {
+            let text = &sources.get(unit.file).text;
+            drop(parse::parse_items(text, unit.file, &unit.cards, diags));
+        }
         check_ruleset_loaded(meta, &units, deps, diags);
     }
     if collected.has_ruleset {
@@ -541,17 +553,21 @@ impl Passes<'_> {
         }
     }
 
-    /// The cards pass: every card of the pack, checked, numbered by the pack, in source order.
+    /// The cards pass: every card of the pack, parsed, checked, numbered by the pack, in
+    /// source order. Cards are parsed [`CARDS_PER_CHUNK`] at a time, and each card's syntax
+    /// tree is freed as soon as its IR is built: a big pack's trees are never all held at once.
     fn lower_cards(&mut self, units: Vec<SourceUnit>) -> Vec<ir::Card> {
         let mut cards = Vec::new();
         let mut numbers: HashMap<String, (FileId, Span)> = HashMap::new();
         for unit in units {
-            // Each item is dropped when its turn is over: a card's syntax tree is freed as soon
-            // as its IR is built.
-            for it in unit.items {
-                let Item::Card(c) = it.item else { continue };
-                if let Some(card) = self.lower_card(unit.file, &c, &mut numbers) {
-                    cards.push(card);
+            let text = &self.sources.get(unit.file).text;
+            for chunk in unit.cards.chunks(CARDS_PER_CHUNK) {
+                let parsed = parse::parse_items(text, unit.file, chunk, self.diags);
+                for it in parsed {
+                    let Item::Card(c) = it.item else { continue };
+                    if let Some(card) = self.lower_card(unit.file, &c, &mut numbers) {
+                        cards.push(card);
+                    }
                 }
             }
         }
@@ -668,8 +684,19 @@ fn check_header(
     sources: &SourceMap,
     diags: &mut Vec<Diagnostic>,
 ) {
-    match unit.items.first().map(|i| &i.item) {
-        Some(Item::GameHeader(g)) if g.name != meta.game => diags.push(
+    // The first item written: a parsed one, or a card (cards are parsed later).
+    let card = unit.cards.first().map(Unparsed::span);
+    let first = match (unit.items.first(), card) {
+        (Some(i), Some(c)) if c.start < i.span.start => Err(c),
+        (Some(i), _) => Ok(i),
+        (None, c) => Err(c.unwrap_or_default()),
+    };
+    let first_span = match first {
+        Ok(i) => i.span,
+        Err(c) => c,
+    };
+    match first.map(|i| &i.item) {
+        Ok(Item::GameHeader(g)) if g.name != meta.game => diags.push(
             Diagnostic::error(
                 codes::PACK_GAME_HEADER,
                 unit.file,
@@ -682,23 +709,22 @@ fn check_header(
             )
             .with_help(format!("write `game {}`", meta.game)),
         ),
-        Some(Item::GameHeader(_)) | Some(Item::Game(_)) => {}
+        Ok(Item::GameHeader(_)) | Ok(Item::Game(_)) => {}
         first => {
             // Only complain when the file parsed at all: a syntax error already said something.
             let text = &sources.get(unit.file).text;
-            if first.is_some() || text.trim().is_empty() {
+            let any = first.is_ok() || card.is_some();
+            if any || text.trim().is_empty() {
                 // Label the first word of the first item: that is where `game …` belongs.
-                let span = unit
-                    .items
-                    .first()
-                    .map(|i| {
-                        let word = text[i.span.start..]
-                            .split(|c: char| c.is_whitespace() || c == '"' || c == '{')
-                            .next()
-                            .unwrap_or("");
-                        Span::new(i.span.start, i.span.start + word.len())
-                    })
-                    .unwrap_or_default();
+                let span = if any {
+                    let word = text[first_span.start..]
+                        .split(|c: char| c.is_whitespace() || c == '"' || c == '{')
+                        .next()
+                        .unwrap_or("");
+                    Span::new(first_span.start, first_span.start + word.len())
+                } else {
+                    Span::default()
+                };
                 diags.push(
                     Diagnostic::error(
                         codes::PACK_GAME_HEADER,

@@ -455,8 +455,9 @@ impl Session {
         Some(self.packs.len() - 1)
     }
 
-    /// Parses `files`, in parallel on the current rayon pool (files and, within each, items),
-    /// joined in order: the units and the diagnostics are the same whatever the thread count.
+    /// Parses `files` but their cards (which the checker parses a chunk at a time), in parallel
+    /// on the current rayon pool (files and, within each, items), joined in order: the units
+    /// and the diagnostics are the same whatever the thread count.
     fn parse_files(&mut self, files: &[FileId]) -> Vec<SourceUnit> {
         use rayon::prelude::*;
         let sources = &self.sources;
@@ -464,8 +465,16 @@ impl Session {
             .par_iter()
             .map(|&id| {
                 let mut own = Vec::new();
-                let items = parse::parse_file(&sources.get(id).text, id, &mut own);
-                (SourceUnit { file: id, items }, own)
+                let (items, cards) =
+                    parse::parse_file_but_cards(&sources.get(id).text, id, &mut own);
+                (
+                    SourceUnit {
+                        file: id,
+                        items,
+                        cards,
+                    },
+                    own,
+                )
             })
             .collect();
         let mut units = Vec::with_capacity(parsed.len());
@@ -478,11 +487,8 @@ impl Session {
 
     /// Reports a pack with more than [`MAX_CARDS`] cards; true when it has no more.
     fn cards_within_limit(&mut self, meta: &PackMeta, units: &[SourceUnit]) -> bool {
-        let cards = units
-            .iter()
-            .flat_map(|u| &u.items)
-            .filter(|i| matches!(i.item, crate::compiler::ast::Item::Card(_)))
-            .count();
+        // The cards written (their syntax is checked later, by the cards pass).
+        let cards: usize = units.iter().map(|u| u.cards.len()).sum();
         if cards <= MAX_CARDS {
             return true;
         }

@@ -62,7 +62,11 @@ impl<'a> Ctx<'a> {
 
     /// Checks statements in the current scope.
     pub fn stmts(&mut self, stmts: &[ast::Stmt]) -> Vec<Stmt> {
-        stmts.iter().filter_map(|s| self.stmt(s)).collect()
+        let mut out: Vec<Stmt> = stmts.iter().filter_map(|s| self.stmt(s)).collect();
+        // `filter_map` gives no size hint: a block of one statement would keep room for four,
+        // held for as long as the program lives.
+        out.shrink_to_fit();
+        out
     }
 
     /// Checks one statement; in a continuous ability's body, also that the ability can carry
