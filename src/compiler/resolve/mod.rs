@@ -711,7 +711,9 @@ fn check_header(
         ),
         Ok(Item::GameHeader(_)) | Ok(Item::Game(_)) => {}
         first => {
-            // Only complain when the file parsed at all: a syntax error already said something.
+            // Complain when the file holds an item (a card counts before it is parsed: the
+            // header is missing whether it parses or not) or nothing at all; a file whose
+            // other items all failed to parse has had its say in their syntax errors.
             let text = &sources.get(unit.file).text;
             let any = first.is_ok() || card.is_some();
             if any || text.trim().is_empty() {
