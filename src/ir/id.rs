@@ -24,8 +24,8 @@ use std::sync::{Mutex, OnceLock};
 #[derive(Clone, Copy)]
 pub struct Id(&'static &'static str);
 
-/// Every text interned so far, with its id. A std `HashMap` (SipHash with a random key), so that names
-/// chosen by a stranger's pack cannot be made to collide.
+/// Every text interned so far, with its id. A std `HashMap` (SipHash with a random key), so
+/// that names chosen by a stranger's pack cannot be made to collide.
 fn interned() -> &'static Mutex<HashMap<&'static str, Id>> {
     static SET: OnceLock<Mutex<HashMap<&'static str, Id>>> = OnceLock::new();
     SET.get_or_init(|| Mutex::new(HashMap::new()))

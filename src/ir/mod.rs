@@ -55,8 +55,10 @@ pub const MAX_ABILITIES_PER_CARD: usize = u16::MAX as usize;
 /// is an unavoidable loop, and the game is a draw.
 pub const MAX_WHILE_ROUNDS: u32 = 10_000;
 
-/// A symbolic id qualified by pack: `mygame:crypt`.
-pub use id::{interned_size, Id};
+/// A symbolic id qualified by pack: `mygame:crypt` (interned: see `ir/id.rs`).
+pub use id::Id;
+
+pub use id::interned_size;
 
 /// One compiled pack: its ruleset (game packs) and its cards.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
