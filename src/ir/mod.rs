@@ -1939,6 +1939,7 @@ pub enum ChoiceKind {
 /// Keys are paths like `cards/pmv:178/abilities/0`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpanTable {
-    /// Path → (file path, byte start, byte end).
-    pub entries: BTreeMap<String, (String, usize, usize)>,
+    /// Path → (file path, byte start, byte end). A sorted vector (a few entries a card, read
+    /// back in order from the cache); the file path is interned.
+    pub entries: Map<String, (Id, usize, usize)>,
 }

@@ -59,7 +59,7 @@ use crate::compiler::ast::{self, Decl, Item};
 use crate::compiler::parse::{self, ParsedItem, Unparsed};
 use crate::ir::{self, SpanTable};
 use scope::{Ctx, Ty};
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 pub use symbols::Symbols;
 
 /// One file of a pack: its items parsed but its cards (`parse::parse_file_but_cards`).
@@ -155,7 +155,7 @@ pub fn compile(
         sources,
         diags,
         ruleset: &mut ruleset,
-        spans: SpanTable::default(),
+        spans: BTreeMap::new(),
         exact_names: Vec::new(),
     };
     passes.lower_bodies(&units);
@@ -190,7 +190,9 @@ pub fn compile(
                 .collect(),
         },
         symbols: sym,
-        spans,
+        spans: SpanTable {
+            entries: spans.into_iter().collect(),
+        },
         exact_names,
     }
 }
@@ -348,8 +350,9 @@ struct Passes<'a> {
     diags: &'a mut Vec<Diagnostic>,
     /// The ruleset, its bodies filled in by [`Passes::lower_bodies`].
     ruleset: &'a mut ir::Ruleset,
-    /// Source positions of IR nodes.
-    spans: SpanTable,
+    /// Source positions of IR nodes (a `SpanTable`'s entries once every pass is done: built
+    /// here, where they arrive out of order).
+    spans: BTreeMap<String, (ir::Id, usize, usize)>,
     /// Exact card names compared against, with their files.
     exact_names: Vec<(FileId, String, Span)>,
 }
@@ -783,8 +786,13 @@ fn params_ir(ctx: &mut Ctx, params: &[ast::Param]) -> Vec<ir::Param> {
 }
 
 /// Records in `spans` where the IR node at `key` was written.
-fn record_span(spans: &mut SpanTable, sources: &SourceMap, file: FileId, key: String, span: Span) {
-    spans
-        .entries
-        .insert(key, (sources.get(file).path.clone(), span.start, span.end));
+fn record_span(
+    spans: &mut BTreeMap<String, (ir::Id, usize, usize)>,
+    sources: &SourceMap,
+    file: FileId,
+    key: String,
+    span: Span,
+) {
+    let path = ir::Id::new(&sources.get(file).path);
+    spans.insert(key, (path, span.start, span.end));
 }

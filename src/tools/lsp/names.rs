@@ -171,11 +171,10 @@ pub fn declaration(a: &Analysis, w: &Word) -> Option<(FileId, Span)> {
 
 /// Where a card is declared: its file and the span of its name.
 pub fn card_declaration(a: &Analysis, card: &ir::Card) -> Option<(FileId, Span)> {
-    let (shown, start, _) = a
+    let (shown, start, _) = *a
         .game_packs()
         .into_iter()
-        .find_map(|c| c.spans.entries.get(&format!("cards/{}", card.id)))?
-        .clone();
+        .find_map(|c| c.spans.entries.get(&format!("cards/{}", card.id)))?;
     let file = a.file_by_shown(&shown)?;
     let text = a.text(file);
     let name = lex::token_iter(text.get(start..)?)
