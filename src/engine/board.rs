@@ -293,7 +293,7 @@ impl<'p> Game<'p> {
                 t.fields
                     .iter()
                     .filter(|f| f.ty == FieldType::Number && !f.list)
-                    .filter_map(|f| match def.fields.get(&f.name) {
+                    .filter_map(|f| match def.fields.get(f.name.as_str()) {
                         Some(ir::Value::Number(n)) => Some((f.name.clone(), *n)),
                         _ => None,
                     })

@@ -209,14 +209,14 @@ impl<'p> Game<'p> {
 
     /// A verb call in a cost is payable when its body is, with its arguments (once per card
     /// when a set is given to a `card` parameter).
-    fn call_payable(&mut self, verb: &Id, args: &crate::ir::Map<String, Expr>, depth: u8) -> bool {
+    fn call_payable(&mut self, verb: &Id, args: &crate::ir::Map<Id, Expr>, depth: u8) -> bool {
         let prog: &'p Program = self.prog;
         let Some(p) = prog.callables.get(verb) else {
             return true;
         };
         let mut vals: Vec<(&'p str, Value)> = Vec::new();
         for param in &p.params {
-            let v = match args.get(&param.name).or(param.default.as_ref()) {
+            let v = match args.get(param.name.as_str()).or(param.default.as_ref()) {
                 Some(e) => match self.eval(e) {
                     Ok(v) => v,
                     Err(_) => return true,

@@ -799,7 +799,7 @@ pub struct Card {
     /// The card type.
     pub card_type: Id,
     /// Schema fields other than stats.
-    pub fields: Map<String, Value>,
+    pub fields: Map<Id, Value>,
     /// Base stat values.
     pub stats: Map<Id, Value>,
     /// Keyword abilities with their values.
@@ -873,7 +873,7 @@ pub struct Trigger {
     /// The event.
     pub event: Id,
     /// Parameter name → the value it must equal.
-    pub when: Map<String, Expr>,
+    pub when: Map<Id, Expr>,
 }
 
 // ───────────────────────────── statements ─────────────────────────────
@@ -1125,7 +1125,7 @@ pub enum Stmt {
         /// The card type they become.
         card_type: Id,
         /// Fields and stats they get.
-        fields: Map<String, Expr>,
+        fields: Map<Id, Expr>,
     },
     /// Call a function of a pack script: it reads the game, asks its choices, and its
     /// changes happen in order once it returns (docs/engine.md, "Scripts").
@@ -1140,7 +1140,7 @@ pub enum Stmt {
         /// The event.
         event: Id,
         /// Payload by parameter name.
-        args: Map<String, Expr>,
+        args: Map<Id, Expr>,
     },
     /// A player picks one option.
     ChooseOne {
@@ -1235,7 +1235,7 @@ pub enum Stmt {
         /// The verb.
         verb: Id,
         /// Arguments by parameter name (defaults filled in).
-        args: Map<String, Expr>,
+        args: Map<Id, Expr>,
         /// A duration passed to the verb.
         duration: Option<Duration>,
     },

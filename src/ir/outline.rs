@@ -284,7 +284,7 @@ fn remove(keyword: &str, cards: &Expr, du: &Duration) -> String {
 }
 
 /// `verb(name: value, …) duration`: a verb or procedure called.
-fn call(verb: &str, args: &crate::ir::Map<String, Expr>, du: &Option<Duration>) -> String {
+fn call(verb: &str, args: &crate::ir::Map<Id, Expr>, du: &Option<Duration>) -> String {
     let du = du.as_ref().map(duration).unwrap_or_default();
     format!("{}({}){du}", short(verb), named(args))
 }
@@ -403,7 +403,7 @@ fn negate(cards: &Expr, scope: &NegateScope, all: bool, du: &Duration) -> String
 }
 
 /// `from now on treat cards as type field value, …`.
-fn treat_as(cards: &Expr, card_type: &str, fields: &crate::ir::Map<String, Expr>) -> String {
+fn treat_as(cards: &Expr, card_type: &str, fields: &crate::ir::Map<Id, Expr>) -> String {
     let f: Vec<String> = fields
         .iter()
         .map(|(k, v)| format!("{k} {}", expr(v)))
@@ -461,7 +461,7 @@ fn list(xs: &[Expr], sep: &str) -> String {
     xs.iter().map(expr).collect::<Vec<_>>().join(sep)
 }
 
-fn named(args: &crate::ir::Map<String, Expr>) -> String {
+fn named(args: &crate::ir::Map<Id, Expr>) -> String {
     args.iter()
         .map(|(k, v)| format!("{k}: {}", expr(v)))
         .collect::<Vec<_>>()

@@ -42,7 +42,7 @@ impl<'a> Ctx<'a> {
                             stats.insert(*id, v);
                         }
                         _ => {
-                            fields.insert(schema.name.clone(), v);
+                            fields.insert(ir::Id::from(&schema.name), v);
                         }
                     }
                 }
@@ -697,7 +697,7 @@ impl<'a> Ctx<'a> {
         t: &ast::Trigger,
         ev: &Callable,
         subject: &ast::Expr,
-        when: &mut ir::Map<String, ir::Expr>,
+        when: &mut ir::Map<ir::Id, ir::Expr>,
     ) {
         match ev.params.first() {
             Some(p) => {
@@ -708,7 +708,7 @@ impl<'a> Ctx<'a> {
                     subject.span,
                     &format!("the subject (parameter `{}`)", p.name),
                 );
-                when.insert(p.name.clone(), x);
+                when.insert(ir::Id::from(&p.name), x);
             }
             None => self.error(
                 Diagnostic::error(
@@ -733,7 +733,7 @@ impl<'a> Ctx<'a> {
         t: &ast::Trigger,
         ev: &Callable,
         a: &ast::Arg,
-        when: &mut ir::Map<String, ir::Expr>,
+        when: &mut ir::Map<ir::Id, ir::Expr>,
     ) {
         let Some(n) = &a.name else {
             self.error(
@@ -767,7 +767,7 @@ impl<'a> Ctx<'a> {
             a.value.span,
             &format!("parameter `{}`", p.name),
         );
-        if when.insert(p.name.clone(), x).is_some() {
+        if when.insert(ir::Id::from(&p.name), x).is_some() {
             self.error(Diagnostic::error(
                 codes::RESOLVE_WRONG_ARITY,
                 self.file,

@@ -261,12 +261,12 @@ impl<'p> Game<'p> {
         &mut self,
         cards: &Expr,
         card_type: &Id,
-        fields: &crate::ir::Map<String, Expr>,
+        fields: &crate::ir::Map<Id, Expr>,
     ) -> Result<(), Box<Request>> {
         let targets = self.eval(cards)?;
         let mut vals = BTreeMap::new();
         for (k, e) in fields {
-            vals.insert(k.clone(), self.eval(e)?);
+            vals.insert(k.to_string(), self.eval(e)?);
         }
         for c in self.cards_of(&targets) {
             self.state.cards[c as usize].treat = Some(TreatAs {

@@ -14,7 +14,7 @@ impl Game<'_> {
     pub(super) fn exec_emit(
         &mut self,
         event: &Id,
-        args: &crate::ir::Map<String, Expr>,
+        args: &crate::ir::Map<Id, Expr>,
     ) -> Result<(), Box<Request>> {
         let Some(&e) = self.prog.event_index.get(event) else {
             return Ok(());
@@ -22,7 +22,7 @@ impl Game<'_> {
         let params = &self.prog.ruleset.events[e as usize].params;
         let mut vals = Vec::with_capacity(params.len());
         for p in params {
-            vals.push(match args.get(&p.name) {
+            vals.push(match args.get(p.name.as_str()) {
                 Some(x) => self.eval(x)?,
                 None => Value::Absent,
             });

@@ -128,7 +128,7 @@ impl<'p> Game<'p> {
     pub(super) fn exec_call(
         &mut self,
         verb: &Id,
-        args: &crate::ir::Map<String, Expr>,
+        args: &crate::ir::Map<Id, Expr>,
     ) -> Result<Frames<'p>, Box<Request>> {
         let prog: &'p Program = self.prog;
         let Some(p) = prog.callables.get(verb) else {
@@ -136,7 +136,7 @@ impl<'p> Game<'p> {
         };
         let mut vals: Args<'p> = Vec::new();
         for param in &p.params {
-            let v = match args.get(&param.name) {
+            let v = match args.get(param.name.as_str()) {
                 Some(e) => self.eval(e)?,
                 None => match &param.default {
                     Some(d) => self.eval(d)?,

@@ -88,7 +88,7 @@ impl Renderer<'_, '_> {
         let args: Vec<(String, String, bool)> = t
             .when
             .iter()
-            .map(|(k, v)| (k.clone(), self.expr(v), false))
+            .map(|(k, v)| (k.to_string(), self.expr(v), false))
             .collect();
         self.filled("event", &t.event, &args)
     }
@@ -208,7 +208,7 @@ impl Renderer<'_, '_> {
 
     /// A verb or procedure call: its phrase filled, the second form when a player argument is
     /// not its default.
-    fn call(&mut self, verb: &str, args: &crate::ir::Map<String, Expr>) -> String {
+    fn call(&mut self, verb: &str, args: &crate::ir::Map<crate::ir::Id, Expr>) -> String {
         let kind = if self.vocab.get("verb", verb).is_some() {
             "verb"
         } else {
@@ -217,7 +217,9 @@ impl Renderer<'_, '_> {
         let params = self.vocab.get(kind, verb).map(|e| e.params).unwrap_or(&[]);
         let mut filled = Vec::new();
         for p in params {
-            let Some(a) = args.get(&p.name) else { continue };
+            let Some(a) = args.get(p.name.as_str()) else {
+                continue;
+            };
             let is_player = p.types.contains(&crate::ir::Type::Player);
             let v = if p.types.contains(&crate::ir::Type::Card)
                 || p.types.contains(&crate::ir::Type::Cards)
@@ -509,7 +511,7 @@ impl Renderer<'_, '_> {
             Stmt::Emit { event, args } => {
                 let filled: Vec<(String, String, bool)> = args
                     .iter()
-                    .map(|(k, v)| (k.clone(), self.expr(v), false))
+                    .map(|(k, v)| (k.to_string(), self.expr(v), false))
                     .collect();
                 self.filled("event", event, &filled)
             }

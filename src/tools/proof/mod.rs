@@ -236,7 +236,7 @@ fn values(
     for f in ct.map(|t| t.fields.as_slice()).unwrap_or_default() {
         let (value, label) = match &f.ty {
             FieldType::Stat(id) => (c.stats.get(id), stat_label(rulesets, id, lang)),
-            _ => (c.fields.get(&f.name), None),
+            _ => (c.fields.get(f.name.as_str()), None),
         };
         if let Some(value) = value {
             let shown = match field(value) {
@@ -312,7 +312,7 @@ fn accent<'l>(layout: &'l Layout, c: &Card, rulesets: &[&Ruleset]) -> &'l str {
             FieldType::Stat(id) => c.stats.get(id),
             _ => None,
         });
-    let value = stat.or_else(|| c.fields.get(name.get_ref()));
+    let value = stat.or_else(|| c.fields.get(name.get_ref().as_str()));
     let key = match value.map(field) {
         Some(Field::One(s)) => s,
         Some(Field::List(l)) => l.first().cloned().unwrap_or_default(),

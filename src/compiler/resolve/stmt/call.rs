@@ -31,7 +31,7 @@ impl<'a> Ctx<'a> {
         span: Span,
     ) -> Option<Stmt> {
         let sym: &'a Symbols = self.sym;
-        if let Some(verb) = sym.verbs.get(&name.name) {
+        if let Some(verb) = sym.verbs.get(name.name.as_str()) {
             let (args, sets) = self.args(verb, &format!("verb `{}`", name.name), args, span);
             let duration = dur.as_ref().map(|_| self.duration(dur));
             return Some(per_player(
@@ -43,10 +43,10 @@ impl<'a> Ctx<'a> {
                 sets,
             ));
         }
-        if let Some((layer, true)) = sym.layers.get(&name.name) {
+        if let Some((layer, true)) = sym.layers.get(name.name.as_str()) {
             return self.resolve_layer_call(layer, name, args, dur, span);
         }
-        if let Some(p) = sym.procedures.get(&name.name) {
+        if let Some(p) = sym.procedures.get(name.name.as_str()) {
             let (args, sets) = self.args(p, &format!("procedure `{}`", name.name), args, span);
             return Some(per_player(
                 Stmt::Call {
@@ -176,7 +176,7 @@ impl<'a> Ctx<'a> {
         what: &str,
         args: &[ast::Arg],
         span: Span,
-    ) -> (crate::ir::Map<String, Expr>, Vec<String>) {
+    ) -> (crate::ir::Map<crate::ir::Id, Expr>, Vec<String>) {
         let mut out = crate::ir::Map::new();
         let mut sets = Vec::new();
         let mut next = 0;
@@ -198,7 +198,7 @@ impl<'a> Ctx<'a> {
             if ty == Ty::Players && p.types.contains(&Type::Player) {
                 sets.push(p.name.clone());
             }
-            out.insert(p.name.clone(), x);
+            out.insert(crate::ir::Id::from(&p.name), x);
         }
         self.check_missing_args(callee, what, &out, span);
         sets.sort_by_key(|n| callee.params.iter().position(|p| &p.name == n));
@@ -260,11 +260,11 @@ impl<'a> Ctx<'a> {
         &mut self,
         callee: &Callable,
         what: &str,
-        given: &crate::ir::Map<String, Expr>,
+        given: &crate::ir::Map<crate::ir::Id, Expr>,
         span: Span,
     ) {
         for p in &callee.params {
-            if !given.contains_key(&p.name) && !p.optional && !p.has_default {
+            if !given.contains_key(p.name.as_str()) && !p.optional && !p.has_default {
                 self.error(
                     Diagnostic::error(
                         codes::RESOLVE_WRONG_ARITY,
@@ -289,7 +289,7 @@ pub(in crate::compiler::resolve) fn per_player(mut stmt: Stmt, sets: Vec<String>
     if let Stmt::Call { args, .. } | Stmt::Emit { args, .. } = &mut stmt {
         for param in sets {
             let var = format!("{param} of each");
-            if let Some(set) = args.insert(param, Expr::Var(var.clone())) {
+            if let Some(set) = args.insert(crate::ir::Id::from(&param), Expr::Var(var.clone())) {
                 loops.push((var, set));
             }
         }

@@ -249,7 +249,7 @@ impl<'a> Ctx<'a> {
                 continue;
             };
             let x = self.treat_field_value(&schema.ty, v);
-            out.insert(f.name.name.clone(), x);
+            out.insert(crate::ir::Id::from(&f.name.name), x);
         }
         Some(Stmt::TreatAs {
             cards,
