@@ -936,7 +936,7 @@ pub enum Stmt {
     /// Fix a value under a name.
     Let {
         /// The name.
-        var: String,
+        var: Id,
         /// The value, computed once.
         value: Expr,
     },
@@ -950,7 +950,7 @@ pub enum Stmt {
     /// Run the body once per card.
     ForEach {
         /// Loop variable.
-        var: String,
+        var: Id,
         /// The cards.
         cards: Expr,
         /// Body.
@@ -1474,9 +1474,9 @@ pub enum Expr {
     /// Every player (as the owner of a zone: `each.reserve`).
     EachPlayer,
     /// A let-binding, loop variable or parameter.
-    Var(String),
+    Var(Id),
     /// A parameter of the triggering (or replaced) event.
-    EventParam(String),
+    EventParam(Id),
     /// A zone of a player; `owner: null` is a bare zone name.
     Zone {
         /// The zone.
@@ -1503,14 +1503,14 @@ pub enum Expr {
         /// The card.
         of: Box<Expr>,
         /// The field.
-        field: String,
+        field: Id,
     },
     /// The card in the slot related to this card's slot (`this.<relation>`), if any.
     Related {
         /// The card.
         of: Box<Expr>,
         /// The relation: `<zone id>.<relation name>`.
-        relation: String,
+        relation: Id,
     },
     /// The slot a card is in, a text; absent when it is in none (`slot(c)`).
     SlotOf(Box<Expr>),
@@ -1647,7 +1647,7 @@ pub enum Expr {
         /// The cards.
         cards: Box<Expr>,
         /// The field (a list field counts each element).
-        field: String,
+        field: Id,
     },
     /// The sum of `key` (read with `It` bound to each card; a card whose key is no number adds
     /// nothing) over the cards, saturating.

@@ -503,7 +503,7 @@ pub fn expr(e: &Expr) -> String {
         Expr::You => "you".into(),
         Expr::Opponent => "opponent".into(),
         Expr::EachPlayer => "each player".into(),
-        Expr::Var(v) => v.clone(),
+        Expr::Var(v) => v.to_string(),
         Expr::EventParam(p) => format!("event.{p}"),
         Expr::Zone { zone, owner } => match owner {
             Some(o) => format!("{} {}", possessive(o), short(zone)),

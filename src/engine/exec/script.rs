@@ -255,7 +255,7 @@ impl<'p> Game<'p> {
     /// through variables): the same log lines, events, triggers and replacements.
     fn make_write(&mut self, write: Write) -> Result<Frames<'p>, Box<Request>> {
         let prog: &'p Program = self.prog;
-        let var = |n: &str| Expr::Var(n.to_string());
+        let var = |n: &str| Expr::Var(crate::ir::Id::from(n));
         match write {
             Write::Move {
                 cards,

@@ -249,7 +249,7 @@ impl Ctx<'_> {
         (
             Expr::Distinct {
                 cards: bx(cards),
-                field,
+                field: field.into(),
             },
             Ty::of(Type::Number),
         )

@@ -97,7 +97,7 @@ impl Ctx<'_> {
         } else {
             Ty::Unknown
         };
-        (Expr::EventParam(name.name.clone()), ty)
+        (Expr::EventParam(crate::ir::Id::from(&name.name)), ty)
     }
 
     /// `each.name`: the zone of every player of the set (`each.z`); a counter reads one
@@ -183,7 +183,7 @@ impl Ctx<'_> {
             return Some((
                 Expr::Related {
                     of: bx(of),
-                    relation: r.clone(),
+                    relation: crate::ir::Id::from(r.as_str()),
                 },
                 Ty::Of(Type::Card, true),
             ));
@@ -211,7 +211,7 @@ impl Ctx<'_> {
         Some((
             Expr::Field {
                 of: bx(of),
-                field: name.to_string(),
+                field: crate::ir::Id::from(name),
             },
             field_ty,
         ))

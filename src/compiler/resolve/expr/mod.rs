@@ -466,7 +466,7 @@ impl Ctx<'_> {
             return found;
         }
         if let Some(ty) = self.lookup(&id.name) {
-            return (Expr::Var(id.name.clone()), ty);
+            return (Expr::Var(crate::ir::Id::from(&id.name)), ty);
         }
         if id.name == "event" {
             self.error(

@@ -289,14 +289,17 @@ pub(in crate::compiler::resolve) fn per_player(mut stmt: Stmt, sets: Vec<String>
     if let Stmt::Call { args, .. } | Stmt::Emit { args, .. } = &mut stmt {
         for param in sets {
             let var = format!("{param} of each");
-            if let Some(set) = args.insert(crate::ir::Id::from(&param), Expr::Var(var.clone())) {
+            if let Some(set) = args.insert(
+                crate::ir::Id::from(&param),
+                Expr::Var(crate::ir::Id::from(&var)),
+            ) {
                 loops.push((var, set));
             }
         }
     }
     for (var, set) in loops.into_iter().rev() {
         stmt = Stmt::ForEach {
-            var,
+            var: var.into(),
             cards: set,
             body: vec![stmt],
         };

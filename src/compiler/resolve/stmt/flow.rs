@@ -12,7 +12,7 @@ impl Ctx<'_> {
         let (x, ty) = self.expr(value);
         self.bind(&name.name, ty, name.span, true);
         Stmt::Let {
-            var: name.name.clone(),
+            var: crate::ir::Id::from(&name.name),
             value: x,
         }
     }
@@ -51,7 +51,7 @@ impl Ctx<'_> {
         let body = self.stmts(&body.stmts);
         self.pop();
         Stmt::ForEach {
-            var: var.name.clone(),
+            var: crate::ir::Id::from(&var.name),
             cards,
             body,
         }
