@@ -17,7 +17,7 @@
 //! scenario's) is not found and is evaluated as written.
 
 use super::program::Program;
-use crate::ir::{Expr, Op};
+use crate::ir::{Expr, Op, Stmt, StmtChild};
 use rustc_hash::FxHashMap as HashMap;
 
 /// A filter condition (`it` is the card looked at), lowered beside its expression.
@@ -68,13 +68,39 @@ pub struct Conds {
 
 impl Conds {
     /// Lowers the conditions of the program's filters (those with nothing to lower are left
-    /// out: they are evaluated as written).
-    pub(super) fn lower<'p>(
-        prog: &Program,
-        conditions: impl IntoIterator<Item = &'p Expr>,
-    ) -> Conds {
+    /// out: they are evaluated as written), found by one walk over every statement and
+    /// expression of the ruleset (setup, turn, actions, rules, verbs and procedures, those the
+    /// engine calls included) and of every card (abilities, triggers, keywords). A condition
+    /// the walk does not reach is evaluated as written.
+    pub(super) fn of_program(prog: &Program) -> Conds {
+        let mut filters = Filters::default();
+        let r = &prog.ruleset;
+        filters.block(&r.setup);
+        filters.block(&r.turn);
+        for a in &r.actions {
+            filters.exprs(a.candidates.iter().chain(&a.condition));
+            filters.block(&a.body);
+        }
+        for rule in &r.rules {
+            filters.block(&rule.body);
+        }
+        let callables = r.verbs.iter().chain(&r.procedures);
+        for p in callables.chain(prog.callables.values()) {
+            filters.block(&p.body);
+        }
+        for card in &prog.cards {
+            for k in &card.keywords {
+                filters.exprs(&k.args);
+            }
+            for a in &card.abilities {
+                let when = a.trigger.iter().flat_map(|t| t.when.values());
+                filters.exprs(when.chain(&a.condition).chain(&a.while_condition));
+                filters.block(&a.cost);
+                filters.block(&a.effect);
+            }
+        }
         let mut by_address = HashMap::default();
-        for e in conditions {
+        for e in filters.conditions {
             let c = lower(prog, e);
             if c != Cond::AsWritten {
                 by_address.insert(address(e), c);
@@ -106,6 +132,36 @@ impl Conds {
 /// Where an expression lies.
 fn address(e: &Expr) -> usize {
     std::ptr::from_ref(e).addr()
+}
+
+/// The conditions of filters (`cards where condition`) a walk over the IR met.
+#[derive(Default)]
+struct Filters<'p> {
+    conditions: Vec<&'p Expr>,
+}
+
+impl<'p> Filters<'p> {
+    fn block(&mut self, stmts: &'p [Stmt]) {
+        for s in stmts {
+            s.each_child(&mut |child| match child {
+                StmtChild::Expr(e) => self.expr(e),
+                StmtChild::Block(b) => self.block(b),
+            });
+        }
+    }
+
+    fn exprs(&mut self, exprs: impl IntoIterator<Item = &'p Expr>) {
+        for e in exprs {
+            self.expr(e);
+        }
+    }
+
+    fn expr(&mut self, e: &'p Expr) {
+        if let Expr::Filter { condition, .. } = e {
+            self.conditions.push(condition);
+        }
+        e.each_child(&mut |child| self.expr(child));
+    }
 }
 
 /// A condition lowered: its reads of `it` resolved where they can be.

@@ -215,7 +215,7 @@ impl Program {
             cards,
             ruleset,
         };
-        super::names::learn_addresses(&mut prog);
+        prog.conds = super::lowered::Conds::of_program(&prog);
         Ok(prog)
     }
 
