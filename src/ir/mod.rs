@@ -1322,22 +1322,18 @@ impl Stmt {
             }
             | Stmt::Negate {
                 cards, duration: d, ..
-            } => {
-                f(E(cards));
-                duration(d, f);
             }
-            Stmt::PlayerKeyword {
-                players,
+            | Stmt::PlayerKeyword {
+                players: cards,
+                duration: d,
+                ..
+            }
+            | Stmt::AliasZone {
+                zone: cards,
                 duration: d,
                 ..
             } => {
-                f(E(players));
-                duration(d, f);
-            }
-            Stmt::AliasZone {
-                zone, duration: d, ..
-            } => {
-                f(E(zone));
+                f(E(cards));
                 duration(d, f);
             }
             Stmt::Modify {
