@@ -743,13 +743,15 @@ fn memory_by_part(src: &str) {
         let live = LIVE.load(Ordering::Relaxed).saturating_sub(before);
         eprintln!("{phase}: the session holds {:.1} MB", mb(live));
         let parts: [(&str, DropPart); 5] = [
-            ("cards' IR", |s| {
-                s.packs.iter_mut().for_each(|p| p.pack.cards = Vec::new())
-            }),
-            ("span tables", |s| {
+            ("span tables (still encoded: cached)", |s| {
                 s.packs
                     .iter_mut()
                     .for_each(|p| p.spans = Default::default())
+            }),
+            ("cards' IR (their encodings: cached)", |s| {
+                s.packs
+                    .iter_mut()
+                    .for_each(|p| p.pack.cards = Default::default())
             }),
             ("symbols", |s| {
                 s.packs
@@ -766,7 +768,16 @@ fn memory_by_part(src: &str) {
             eprintln!("  {name:<34} {:>6.1} MB", mb(freed));
         }
     }
+    let before = LIVE.load(Ordering::Relaxed);
     let s = cached(&cache, pack_source(src));
+    // a cached pack's cards and spans are decoded when first read: read them all
+    let read: usize = s.packs.iter().map(|p| p.pack.cards.iter().count()).sum();
+    s.packs.iter().for_each(|p| _ = p.spans.entries().len());
+    let all = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    eprintln!(
+        "cached, once its {read} cards and its span tables are read: the session holds {:.1} MB",
+        mb(all)
+    );
     let pack = s
         .packs
         .iter()
@@ -783,7 +794,7 @@ fn memory_by_part(src: &str) {
         per(n.stmts),
         per(n.exprs),
         per(n.fields),
-        per(pack.spans.entries.len())
+        per(pack.spans.entries().len())
     );
     eprintln!(
         "sizes: ir::Card {} B, ir::Ability {} B, ir::Stmt {} B, ir::Expr {} B",

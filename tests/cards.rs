@@ -66,7 +66,6 @@ fn every_card_matches_its_ir_snapshot() {
             for card in &compiled.pack.cards {
                 let file = compiled
                     .spans
-                    .entries
                     .get(&format!("cards/{}", card.id))
                     .map(|e| e.0.as_str());
                 if file != Some(rel) {
@@ -119,8 +118,80 @@ fn cached_ir_equals_compiled_ir() {
             "pack {} differs after a cache round trip",
             a.pack.name
         );
+        assert_eq!(
+            a.spans, b.spans,
+            "the span table of pack {} differs after a cache round trip",
+            a.pack.name
+        );
     }
     assert_eq!(first.diags, second.diags);
+}
+
+#[test]
+fn cached_cards_are_decoded_when_read() {
+    // A pack loaded from the cache keeps its cards encoded until something reads them.
+    let dir = std::env::temp_dir().join(format!("fuda-lazy-test-{}", std::process::id()));
+    let load = || {
+        let mut s = Session::new();
+        s.cache = Some(fuda::packs::cache::Cache::new(dir.clone()));
+        s.check_path(Path::new("cards/pmv"));
+        s
+    };
+    let compiled = load();
+    let cached = load();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(cached.cache_hits, 1);
+    let cards = &cached.packs[0].pack.cards;
+    assert_eq!(cards.len(), compiled.packs[0].pack.cards.len());
+    assert_eq!(cards.decoded_count(), 0, "loading decodes no card");
+    let last = cards.len() - 1;
+    assert_eq!(
+        cards.normalized_number(last),
+        compiled.packs[0].pack.cards.normalized_number(last)
+    );
+    assert_eq!(
+        cards.decoded_count(),
+        0,
+        "a normalized number is read without decoding"
+    );
+    assert_eq!(cards.get(last), compiled.packs[0].pack.cards.get(last));
+    assert_eq!(
+        cards.decoded_count(),
+        1,
+        "reading a card decodes that card only"
+    );
+}
+
+#[test]
+fn a_changed_cache_entry_is_compiled_again() {
+    // Bytes changed on disk after an entry was written: the entry is not used, the pack is
+    // compiled again, and nothing differs.
+    let dir = std::env::temp_dir().join(format!("fuda-changed-test-{}", std::process::id()));
+    let load = || {
+        let mut s = Session::new();
+        s.cache = Some(fuda::packs::cache::Cache::new(dir.clone()));
+        s.check_path(Path::new("cards/pmv"));
+        s
+    };
+    let first = load();
+    let entries: Vec<_> = std::fs::read_dir(dir.join("packs"))
+        .expect("the cache folder")
+        .map(|e| e.expect("an entry").path())
+        .collect();
+    assert_eq!(entries.len(), 1);
+    // a byte of the entry's hash, of its header (the ruleset), of its span table (the last)
+    let mut bytes = std::fs::read(&entries[0]).expect("the entry");
+    let n = bytes.len();
+    for at in [0, 100, n - 1] {
+        bytes[at] ^= 0x5a;
+        std::fs::write(&entries[0], &bytes).expect("written");
+        let second = load();
+        assert_eq!(second.cache_hits, 0, "a changed entry is not loaded");
+        assert_eq!(first.packs[0].pack, second.packs[0].pack);
+        assert_eq!(first.diags, second.diags);
+        bytes[at] ^= 0x5a;
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// A small game using every game-flow construct: `setup`, `turn` with its phases, actions (with

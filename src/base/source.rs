@@ -3,7 +3,7 @@
 //! Every later phase stores byte ranges only; line and column are computed
 //! here, once, for display (pest's `line_col()` rescans the input each call).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// A byte range `start..end` inside one source file.
 #[derive(
@@ -72,32 +72,40 @@ pub struct SourceFile {
     pub path: String,
     /// The file's text (invalid UTF-8 was replaced before it got here).
     pub text: Arc<str>,
-    line_starts: Vec<usize>,
+    /// Indexed when a position is first asked for (a pack loaded from the cache, a clean
+    /// compile, may never ask).
+    line_starts: OnceLock<Vec<usize>>,
 }
 
 impl SourceFile {
-    /// Indexes the line starts of `text`.
+    /// A file of `text`, shown as `path`.
     pub fn new(path: impl Into<String>, text: impl Into<Arc<str>>) -> Self {
-        let text: Arc<str> = text.into();
-        let mut line_starts = vec![0];
-        line_starts.extend(memchr_lines(text.as_bytes()));
         SourceFile {
             path: path.into(),
-            text,
-            line_starts,
+            text: text.into(),
+            line_starts: OnceLock::new(),
         }
+    }
+
+    /// The byte offset of each line's start.
+    fn line_starts(&self) -> &[usize] {
+        self.line_starts.get_or_init(|| {
+            let mut starts = vec![0];
+            starts.extend(memchr_lines(self.text.as_bytes()));
+            starts
+        })
     }
 
     /// The length in bytes of the line holding `offset`.
     pub fn line_len(&self, offset: usize) -> usize {
         let offset = offset.min(self.text.len());
-        let line = match self.line_starts.binary_search(&offset) {
+        let line = match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line];
+        let start = self.line_starts()[line];
         let end = self
-            .line_starts
+            .line_starts()
             .get(line + 1)
             .copied()
             .unwrap_or(self.text.len());
@@ -107,11 +115,11 @@ impl SourceFile {
     /// 1-based line and column of a byte offset; columns count Unicode scalar values.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let offset = offset.min(self.text.len());
-        let line = match self.line_starts.binary_search(&offset) {
+        let line = match self.line_starts().binary_search(&offset) {
             Ok(i) => i,
             Err(i) => i - 1,
         };
-        let start = self.line_starts[line];
+        let start = self.line_starts()[line];
         let mut end = offset;
         while !self.text.is_char_boundary(end) {
             end -= 1;

@@ -13,16 +13,19 @@
 //!   `groups` are left out of human-readable forms (JSON) when there are none,
 //!   so rulesets without them read as before; the binary form always has them.
 
+mod cards;
 mod id;
 mod map;
 pub mod normalize;
 pub mod outline;
 pub mod phrase;
 pub mod render;
+mod spans;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+pub use cards::{BadEncoding, Cards, CardsIndex};
 pub use map::Map;
 
 /// Bumped whenever the shape of the IR changes.
@@ -76,7 +79,7 @@ pub struct Pack {
     /// The ruleset, for a game pack; declarations a mod pack adds are merged in their own ruleset part.
     pub ruleset: Option<Ruleset>,
     /// Cards, in source order.
-    pub cards: Vec<Card>,
+    pub cards: Cards,
     /// The pack's scripts (`.rhai` files), sorted by path.
     #[serde(default)]
     pub scripts: Vec<Script>,
@@ -1931,11 +1934,4 @@ pub enum ChoiceKind {
 
 // ───────────────────────────── spans ─────────────────────────────
 
-/// Source positions of IR nodes, kept beside the IR (never inside it).
-/// Keys are paths like `cards/pmv:178/abilities/0`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct SpanTable {
-    /// Path → (file path, byte start, byte end). A sorted vector (a few entries a card, read
-    /// back in order from the cache); the file path is interned.
-    pub entries: Map<String, (Id, usize, usize)>,
-}
+pub use spans::SpanTable;

@@ -20,18 +20,28 @@ use std::path::PathBuf;
 const COMPILER_FINGERPRINT: &str =
     concat!(env!("CARGO_PKG_VERSION"), "/", env!("FUDA_SOURCE_HASH"));
 
+/// The length of the hash an entry's file begins with.
+const HASH_LEN: usize = blake3::OUT_LEN;
+
 /// A cache folder.
 #[derive(Debug, Clone)]
 pub struct Cache {
     dir: PathBuf,
 }
 
-/// A compiled pack as stored: file ids are relative to the pack's first file.
+/// A compiled pack as stored: file ids are relative to the pack's first file. The pack's cards
+/// and its span table are not in the entry: their encodings follow it in the file, the cards'
+/// one after another ([`ir::Cards::encode`]), then the table's, and are decoded when first
+/// read (a card at a time). The file begins with the blake3 hash of the rest: bytes changed on
+/// disk are found at load and the entry is ignored (a card is decoded only when read, too late
+/// to compile the pack again).
 #[derive(Serialize, Deserialize)]
 struct Entry {
+    /// The pack, with no cards.
     pack: ir::Pack,
+    /// Where each card's encoding ends, and each card's normalized number.
+    cards: ir::CardsIndex,
     symbols: Symbols,
-    spans: ir::SpanTable,
     exact_names: Vec<(u32, String, Span)>,
     warnings: Vec<StoredDiagnostic>,
 }
@@ -106,10 +116,20 @@ impl Cache {
         warnings: &mut Vec<Diagnostic>,
     ) -> Option<Compiled> {
         let bytes = std::fs::read(self.path(key)).ok()?;
-        let entry: Entry = postcard::from_bytes(&bytes).ok()?;
+        let (hash, stored) = bytes.split_at_checked(HASH_LEN)?;
+        if blake3::hash(stored).as_bytes() != hash {
+            return None;
+        }
+        let (entry, tail): (Entry, &[u8]) = postcard::take_from_bytes(stored).ok()?;
         if entry.pack.ir_version != ir::IR_VERSION {
             return None;
         }
+        let start = bytes.len().checked_sub(tail.len())?;
+        let spans_start = start.checked_add(ir::Cards::encoded_len(&entry.cards))?;
+        let bytes = std::sync::Arc::new(bytes);
+        let spans = ir::SpanTable::from_encoded(bytes.clone(), spans_start..bytes.len())?;
+        let mut pack = entry.pack;
+        pack.cards = ir::Cards::from_encoded(entry.cards, bytes, start).ok()?;
         let rebase = |f: u32| FileId(base.0 + f);
         let mut symbols = Symbols::default();
         for d in deps {
@@ -141,9 +161,9 @@ impl Cache {
             });
         }
         Some(Compiled {
-            pack: entry.pack,
+            pack,
             symbols,
-            spans: entry.spans,
+            spans,
             exact_names: entry
                 .exact_names
                 .into_iter()
@@ -167,10 +187,27 @@ impl Cache {
         for o in symbols.origins.values_mut() {
             o.file = FileId(o.file.0 - base.0);
         }
+        let Ok((cards, mut tail)) = compiled.pack.cards.encode() else {
+            return;
+        };
+        let Ok(spans) = compiled.spans.encode() else {
+            return;
+        };
+        tail.extend_from_slice(&spans);
+        let p = &compiled.pack;
         let entry = Entry {
-            pack: compiled.pack.clone(),
+            pack: ir::Pack {
+                ir_version: p.ir_version,
+                name: p.name.clone(),
+                version: p.version.clone(),
+                game: p.game.clone(),
+                requires: p.requires.clone(),
+                ruleset: p.ruleset.clone(),
+                cards: ir::Cards::default(),
+                scripts: p.scripts.clone(),
+            },
+            cards,
             symbols,
-            spans: compiled.spans.clone(),
             exact_names: compiled
                 .exact_names
                 .iter()
@@ -196,9 +233,12 @@ impl Cache {
                 })
                 .collect(),
         };
-        let Ok(bytes) = postcard::to_stdvec(&entry) else {
+        let Ok(mut stored) = postcard::to_stdvec(&entry) else {
             return;
         };
+        stored.extend_from_slice(&tail);
+        let mut bytes = blake3::hash(&stored).as_bytes().to_vec();
+        bytes.extend_from_slice(&stored);
         let path = self.path(key);
         if let Some(parent) = path.parent() {
             if std::fs::create_dir_all(parent).is_err() {

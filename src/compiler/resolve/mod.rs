@@ -179,7 +179,7 @@ pub fn compile(
             game: meta.game.clone(),
             requires: meta.requires.clone(),
             ruleset,
-            cards,
+            cards: cards.into(),
             scripts: meta
                 .scripts
                 .iter()
@@ -190,9 +190,7 @@ pub fn compile(
                 .collect(),
         },
         symbols: sym,
-        spans: SpanTable {
-            entries: spans.into_iter().collect(),
-        },
+        spans: spans.into_iter().collect(),
         exact_names,
     }
 }

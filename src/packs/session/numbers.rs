@@ -10,6 +10,7 @@ use crate::base::diagnostic::{codes, Diagnostic, Label};
 use crate::base::source::{FileId, Span};
 use crate::compiler::lex::{self, Token};
 use crate::ir;
+use std::collections::HashMap;
 
 impl Session {
     /// Reports each card of a later pack whose normalized number a card of an earlier loaded
@@ -35,12 +36,26 @@ impl Session {
                             .collect()
                     })
                     .unwrap_or_default();
-                for card in &second.pack.cards {
-                    let same = first.pack.cards.iter().find(|c| {
-                        c.normalized_number == card.normalized_number
-                            && fields
-                                .iter()
-                                .all(|f| c.fields.get(*f) == card.fields.get(*f))
+                // by number first, so that cards loaded from the cache are decoded only when
+                // their numbers meet
+                let mut by_number: HashMap<&str, Vec<usize>> = HashMap::new();
+                for i in 0..first.pack.cards.len() {
+                    if let Some(n) = first.pack.cards.normalized_number(i) {
+                        by_number.entry(n).or_default().push(i);
+                    }
+                }
+                for i in 0..second.pack.cards.len() {
+                    let Some(n) = second.pack.cards.normalized_number(i) else {
+                        continue;
+                    };
+                    let Some(candidates) = by_number.get(n) else {
+                        continue;
+                    };
+                    let card = &second.pack.cards[i];
+                    let same = candidates.iter().map(|&j| &first.pack.cards[j]).find(|c| {
+                        fields
+                            .iter()
+                            .all(|f| c.fields.get(*f) == card.fields.get(*f))
                     });
                     if let Some(other) = same {
                         found.push((b, card.id, other.id, other.name.clone()));
@@ -88,12 +103,7 @@ impl Session {
     /// Where the card `id` of pack `i` writes its number: the string after `number:` in the
     /// card's text (read on its lossless tokens), else the whole card.
     fn number_at(&self, i: usize, id: &str) -> Option<(FileId, Span)> {
-        let (path, start, end) = self
-            .packs
-            .get(i)?
-            .spans
-            .entries
-            .get(&format!("cards/{id}"))?;
+        let (path, start, end) = self.packs.get(i)?.spans.get(&format!("cards/{id}"))?;
         let file = file_id(&self.sources, path)?;
         let text = self.sources.get(file).text.get(*start..*end)?;
         let mut seen_word = false;

@@ -174,7 +174,7 @@ pub fn card_declaration(a: &Analysis, card: &ir::Card) -> Option<(FileId, Span)>
     let (shown, start, _) = *a
         .game_packs()
         .into_iter()
-        .find_map(|c| c.spans.entries.get(&format!("cards/{}", card.id)))?;
+        .find_map(|c| c.spans.get(&format!("cards/{}", card.id)))?;
     let file = a.file_by_shown(&shown)?;
     let text = a.text(file);
     let name = lex::token_iter(text.get(start..)?)

@@ -353,12 +353,7 @@ fn file_name(number: &str, n: usize, taken: &mut BTreeSet<String>) -> String {
 
 /// The warning for a card whose text `what` did not fit its box, at the card.
 fn overflow(s: &Session, i: usize, c: &Card, what: &str) -> Option<Diagnostic> {
-    let (path, start, end) = s
-        .packs
-        .get(i)?
-        .spans
-        .entries
-        .get(&format!("cards/{}", c.id))?;
+    let (path, start, end) = s.packs.get(i)?.spans.get(&format!("cards/{}", c.id))?;
     let file = file_id(&s.sources, path)?;
     // The card's name: its first string.
     let text = s
