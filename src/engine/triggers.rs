@@ -65,23 +65,17 @@ impl<'p> Game<'p> {
     ///
     /// A round that would begin where the last complete round changed nothing (the same
     /// [`RulesKey`]) is skipped: the rules read nothing else, so it would change nothing again.
+    /// So is each rule run that would change nothing ([`Game::rule_unchanged`]): the cursor
+    /// moves past it in this same step, to the next run that may change something (each run
+    /// passed over still counts as a step toward the step limit).
     fn rules_step(&mut self) {
         self.end_rule_run();
         let n = self.prog.players();
         let prog: &'p Program = self.prog;
         let rules = &prog.check_rules;
         let run_interrupts = prog.has_interrupts() && !self.in_interrupt();
-        let key = self.rules_key();
-        let settled = self.rules_settled;
         let Some(Frame::Check {
-            interrupted,
-            rules_done,
-            rule,
-            player,
-            generation,
-            round,
-            rounds,
-            ..
+            interrupted, round, ..
         }) = self.frames.last_mut()
         else {
             return;
@@ -94,26 +88,64 @@ impl<'p> Game<'p> {
                 return;
             }
         }
-        let Some(began) = round.as_deref().copied() else {
-            if settled == Some(key.reads) {
-                *rules_done = true;
-            } else {
-                *round = Some(Box::new(key));
+        if round.is_none() {
+            let key = self.rules_key();
+            let settled = self.rules_settled == Some(key.reads);
+            if let Some(Frame::Check {
+                rules_done, round, ..
+            }) = self.frames.last_mut()
+            {
+                if settled {
+                    *rules_done = true;
+                } else {
+                    *round = Some(Box::new(key));
+                }
             }
             return;
-        };
+        }
         let active = self.state.active as usize;
-        if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
-            // a rule whose last run changed nothing, and nothing it read changed since: the
-            // cursor moved on, the next step takes the next rule
+        loop {
+            let Some(Frame::Check { rule, player, .. }) = self.frames.last_mut() else {
+                return;
+            };
+            let Some((you, r)) = next_rule_run((rule, player), rules, active, n) else {
+                break;
+            };
+            // a rule whose last run changed nothing, and nothing it read changed since, is
+            // passed over
             let unchanged = self.rule_unchanged(you, r);
             if !unchanged || self.verify_skips {
                 self.begin_rule_run(you, r, unchanged);
                 self.run_rule(you, r);
+                return;
             }
-            return;
+            // what follows a passed-over run counts as the step it took before runs were
+            // passed over in one step: the step limit falls where it did
+            if self.steps >= self.max_steps {
+                return;
+            }
+            self.steps = self.steps.saturating_add(1);
         }
-        if began == key {
+        self.end_rules_round();
+    }
+
+    /// After the last rule of a round: a round that changed nothing settles the rules (until
+    /// something they read changes); one that changed the game starts another (at most 64).
+    fn end_rules_round(&mut self) {
+        let key = self.rules_key();
+        let Some(Frame::Check {
+            rules_done,
+            rule,
+            player,
+            generation,
+            round,
+            rounds,
+            ..
+        }) = self.frames.last_mut()
+        else {
+            return;
+        };
+        if round.as_deref() == Some(&key) {
             self.rules_settled = Some(key.reads);
         }
         if self.state.generation != *generation && *rounds < 64 {
