@@ -247,7 +247,11 @@ impl Program {
 
     /// The short form of an id (`mygame:crypt` → `crypt`), for logs and prompts.
     pub fn short(id: &str) -> &str {
-        id.rsplit(':').next().unwrap_or(id)
+        // a plain scan from the end: this runs for every log line and label built
+        match id.bytes().rposition(|b| b == b':') {
+            Some(i) => id.get(i.saturating_add(1)..).unwrap_or(id),
+            None => id,
+        }
     }
 
     /// Finds cards by printed name, then by number (as printed or normalized).

@@ -167,7 +167,7 @@ impl<'p> Game<'p> {
                     let cname = card.map(|c| self.name_for(c, seat));
                     Choice {
                         label: match &cname {
-                            Some(c) => format!("{name} {c}"),
+                            Some(c) => joined(&name, c),
                             None => name.clone(),
                         },
                         action: Some(name),
@@ -179,7 +179,7 @@ impl<'p> Game<'p> {
                     let kind = Program::short(&self.prog.ability(*ability).kind).to_string();
                     let cname = self.name_for(*card, seat);
                     Choice {
-                        label: format!("{kind} {cname}"),
+                        label: joined(&kind, &cname),
                         action: Some(kind),
                         card: self.visible_to(*card, seat).then_some(cname),
                         card_id: Some(*card),
@@ -387,6 +387,15 @@ impl<'p> Game<'p> {
         self.usable_depth = self.usable_depth.saturating_sub(1);
         ok
     }
+}
+
+/// `a b`: an offer's label (built for every priority decision, so without `format!`).
+fn joined(a: &str, b: &str) -> String {
+    let mut s = String::with_capacity(a.len().saturating_add(b.len()).saturating_add(1));
+    s.push_str(a);
+    s.push(' ');
+    s.push_str(b);
+    s
 }
 
 /// How deeply `usable(…)` reads may nest (an ability whose `if` asks whether it is usable
