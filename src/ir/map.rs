@@ -21,6 +21,21 @@ impl<K, V> Map<K, V> {
     }
 }
 
+impl<V> Map<super::Id, V> {
+    /// The value whose id reads `key`. A scan comparing lengths before texts: these maps hold
+    /// a handful of entries, where a binary search's text comparisons cost more (the engine
+    /// reads cards' fields and calls' arguments this way all game long).
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.0
+            .iter()
+            .find(|(k, _)| {
+                let k = k.as_str();
+                k.len() == key.len() && k == key
+            })
+            .map(|(_, v)| v)
+    }
+}
+
 impl<K, V> Default for Map<K, V> {
     fn default() -> Self {
         Map::new()
@@ -103,5 +118,17 @@ mod tests {
         let back: Map<String, i64> = postcard::from_bytes(&bytes).expect("and reads back");
         assert_eq!(back, map);
         assert_eq!(map.get("a"), Some(&1));
+    }
+
+    #[test]
+    fn an_id_map_finds_its_keys_by_text() {
+        let map: Map<super::super::Id, i64> = [("cost", 1), ("costs", 2), ("power", 3)]
+            .into_iter()
+            .map(|(k, v)| (super::super::Id::new(k), v))
+            .collect();
+        assert_eq!(map.get("costs"), Some(&2));
+        assert_eq!(map.get("cost"), Some(&1));
+        assert_eq!(map.get("power"), Some(&3));
+        assert_eq!(map.get("pow"), None);
     }
 }
