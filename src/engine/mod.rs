@@ -54,7 +54,7 @@ pub use state::{CardId, Outcome, Seat, State, Value, ZoneKey};
 pub use view::PlayerView;
 
 use crate::engine::state::{card_id, everyone, index16, next_seat, seat, shown};
-use crate::ir::{self, Stmt, WindowEntry};
+use crate::ir::{self, Id, Stmt, WindowEntry};
 use program::AbilityRef;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -338,6 +338,9 @@ pub struct Game<'p> {
     /// The cards whose definitions have an own continuous ability, in card order, for this
     /// many cards (`Program::continuous_zones`).
     continuous_cards: (usize, Rc<[CardId]>),
+    /// Per ability kind a window offered: the cards whose definitions have an ability of it,
+    /// in card order, as [`Game::kind_cards`] listed them for that number of cards.
+    kind_cards: Vec<(Id, usize, Rc<[CardId]>)>,
     /// The prompt texts of bodies described so far (`Game::describe`), by the body's address
     /// in the program: they depend on the program alone, so clones of a game share them.
     described: Rc<RefCell<HashMap<usize, String>>>,
@@ -527,6 +530,7 @@ impl<'p> Game<'p> {
             declared: Vec::new(),
             hosts: (None, Rc::from(Vec::new()), Rc::from(Vec::new())),
             continuous_cards: (usize::MAX, Rc::from(Vec::new())),
+            kind_cards: Vec::new(),
             described: Rc::default(),
             listeners: (usize::MAX, Vec::new()),
             norm_cache: Default::default(),
@@ -621,13 +625,6 @@ impl<'p> Game<'p> {
         self.hosts.1.get(c as usize).copied().unwrap_or(false)
     }
 
-    /// Per card, whether cards are set on it (see [`Game::is_host`]); shared, so that a scan
-    /// of every card reads it without a call per card.
-    fn hosts_now(&mut self) -> Rc<[bool]> {
-        self.update_hosts();
-        Rc::clone(&self.hosts.1)
-    }
-
     /// Finds which cards are hosts again when attaching changed since they were found.
     fn update_hosts(&mut self) {
         if self.hosts.0 != Some(self.stamps.hosts) {
@@ -660,6 +657,28 @@ impl<'p> Game<'p> {
             self.continuous_cards = (n, list.into());
         }
         Rc::clone(&self.continuous_cards.1)
+    }
+
+    /// The cards whose definitions have an ability of `kind`, in card order (listed again when
+    /// the number of cards changed: a card's definition never does).
+    fn kind_cards(&mut self, kind: &Id) -> Rc<[CardId]> {
+        let n = self.state.cards.len();
+        let at = self.kind_cards.iter().position(|(k, _, _)| k == kind);
+        if let Some((_, listed, list)) = at.and_then(|i| self.kind_cards.get(i)) {
+            if *listed == n {
+                return Rc::clone(list);
+            }
+        }
+        let holders = self.prog.kind_holders.get(kind);
+        let list: Rc<[CardId]> = (0..n)
+            .filter(|c| holders.is_some_and(|h| h[self.state.cards[*c].def as usize]))
+            .map(card_id)
+            .collect();
+        match at {
+            Some(i) => self.kind_cards[i] = (*kind, n, Rc::clone(&list)),
+            None => self.kind_cards.push((*kind, n, Rc::clone(&list))),
+        }
+        list
     }
 
     /// The cards set on a card.

@@ -52,11 +52,10 @@ impl Session {
                         continue;
                     };
                     let card = &second.pack.cards[i];
-                    let same = candidates.iter().map(|&j| &first.pack.cards[j]).find(|c| {
-                        fields
-                            .iter()
-                            .all(|f| c.fields.get(*f) == card.fields.get(*f))
-                    });
+                    let same = candidates
+                        .iter()
+                        .map(|&j| &first.pack.cards[j])
+                        .find(|c| fields.iter().all(|f| c.fields.get(f) == card.fields.get(f)));
                     if let Some(other) = same {
                         found.push((b, card.id, other.id, other.name.clone()));
                     }
