@@ -127,18 +127,20 @@ fn cached_ir_equals_compiled_ir() {
     assert_eq!(first.diags, second.diags);
 }
 
+/// A session that checked the shipped `pmv` pack with the compiled-pack cache in `dir`.
+fn pmv_with_cache(dir: &Path) -> Session {
+    let mut s = Session::new();
+    s.cache = Some(fuda::packs::cache::Cache::new(dir.to_path_buf()));
+    s.check_path(Path::new("cards/pmv"));
+    s
+}
+
 #[test]
 fn cached_cards_are_decoded_when_read() {
     // A pack loaded from the cache keeps its cards encoded until something reads them.
     let dir = std::env::temp_dir().join(format!("fuda-lazy-test-{}", std::process::id()));
-    let load = || {
-        let mut s = Session::new();
-        s.cache = Some(fuda::packs::cache::Cache::new(dir.clone()));
-        s.check_path(Path::new("cards/pmv"));
-        s
-    };
-    let compiled = load();
-    let cached = load();
+    let compiled = pmv_with_cache(&dir);
+    let cached = pmv_with_cache(&dir);
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(cached.cache_hits, 1);
     let cards = &cached.packs[0].pack.cards;
@@ -167,13 +169,7 @@ fn a_changed_cache_entry_is_compiled_again() {
     // Bytes changed on disk after an entry was written: the entry is not used, the pack is
     // compiled again, and nothing differs.
     let dir = std::env::temp_dir().join(format!("fuda-changed-test-{}", std::process::id()));
-    let load = || {
-        let mut s = Session::new();
-        s.cache = Some(fuda::packs::cache::Cache::new(dir.clone()));
-        s.check_path(Path::new("cards/pmv"));
-        s
-    };
-    let first = load();
+    let first = pmv_with_cache(&dir);
     let entries: Vec<_> = std::fs::read_dir(dir.join("packs"))
         .expect("the cache folder")
         .map(|e| e.expect("an entry").path())
@@ -185,7 +181,7 @@ fn a_changed_cache_entry_is_compiled_again() {
     for at in [0, 100, n - 1] {
         bytes[at] ^= 0x5a;
         std::fs::write(&entries[0], &bytes).expect("written");
-        let second = load();
+        let second = pmv_with_cache(&dir);
         assert_eq!(second.cache_hits, 0, "a changed entry is not loaded");
         assert_eq!(first.packs[0].pack, second.packs[0].pack);
         assert_eq!(first.diags, second.diags);
