@@ -921,7 +921,10 @@ impl<'p> Game<'p> {
         if let Some(Frame::Block { pc, .. }) = self.frames.last_mut() {
             *pc = pc.saturating_add(1);
         }
-        self.frames.extend(pushed);
+        // most statements push nothing: no iterator then
+        if !pushed.is_empty() {
+            self.frames.extend(pushed);
+        }
         Ok(())
     }
 
