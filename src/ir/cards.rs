@@ -2,9 +2,11 @@
 //!
 //! A pack loaded from the compiled-pack cache keeps its cards as the bytes the cache stored
 //! (one postcard encoding per card) and decodes a card the first time something reads it: a
-//! session that loads a 10,000-card pack to play a deck of 50 decodes those 50 (and the cards a
-//! game's program copies), not the 10,000. Each card's normalized number is kept decoded, for
-//! what looks cards up by number across a whole pack (the session's number clash check).
+//! `fuda check` of an unchanged 10,000-card pack, or an editor asking about one card, decodes
+//! none or that one, not the 10,000 (a game's program still copies every card of its packs, and
+//! a deck is still checked against every card of its game). Each card's normalized number is
+//! kept decoded, for what looks cards up by number across a whole pack (the session's number
+//! clash check).
 //!
 //! However they are held, [`Cards`] read, print, compare and serialize as a list of
 //! [`Card`]s, exactly as the `Vec<Card>` they replace.
