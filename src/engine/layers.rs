@@ -690,7 +690,7 @@ fn entry(c: CardId, width: usize) -> std::ops::Range<usize> {
 }
 
 /// Two lists of cards in card order, merged into one in card order, each card once.
-fn merged<'a>(a: &'a [CardId], b: &'a [CardId]) -> impl Iterator<Item = CardId> + 'a {
+pub(super) fn merged<'a>(a: &'a [CardId], b: &'a [CardId]) -> impl Iterator<Item = CardId> + 'a {
     let (mut i, mut j) = (0, 0);
     std::iter::from_fn(move || {
         let next = match (a.get(i), b.get(j)) {

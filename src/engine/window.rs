@@ -2,6 +2,7 @@
 
 use super::agent::{Answer, Choice, Request, RequestKind};
 use super::eval::Split;
+use super::layers::merged;
 use super::program::AbilityRef;
 use super::program::Program;
 use super::state::{next_seat, shown, CardId, Seat, Value};
@@ -318,7 +319,7 @@ impl<'p> Game<'p> {
         // set on another may give it one); reading the abilities changes neither list
         let own = self.kind_cards(kind);
         let hosts = self.host_list();
-        for c in in_card_order(&own, &hosts) {
+        for c in merged(&own, &hosts) {
             if self.state.cards[c as usize].controller != seat {
                 continue;
             }
@@ -385,20 +386,6 @@ impl<'p> Game<'p> {
     }
 }
 
-/// The cards of two lists in card order (each list in card order), each once.
-fn in_card_order(a: &[CardId], b: &[CardId]) -> Vec<CardId> {
-    let mut out = Vec::with_capacity(a.len().saturating_add(b.len()));
-    let (mut i, mut j) = (0, 0);
-    while let (Some(&x), Some(&y)) = (a.get(i), b.get(j)) {
-        out.push(x.min(y));
-        i = i.saturating_add(usize::from(x <= y));
-        j = j.saturating_add(usize::from(y <= x));
-    }
-    out.extend_from_slice(a.get(i..).unwrap_or_default());
-    out.extend_from_slice(b.get(j..).unwrap_or_default());
-    out
-}
-
 /// `a b`: an offer's label (built for every priority decision, so without `format!`).
 fn joined(a: &str, b: &str) -> String {
     let mut s = String::with_capacity(a.len().saturating_add(b.len()).saturating_add(1));
@@ -415,17 +402,4 @@ const MAX_USABLE_DEPTH: u8 = 4;
 /// A seat's bit in a set of seats (seats are below `ir::MAX_PLAYERS`, so it fits).
 fn seat_bit(seat: Seat) -> u32 {
     1u32.checked_shl(u32::from(seat)).unwrap_or(0)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::in_card_order;
-
-    #[test]
-    fn two_card_lists_merge_in_card_order_each_card_once() {
-        assert_eq!(in_card_order(&[1, 3, 5], &[2, 3, 6]), [1, 2, 3, 5, 6]);
-        assert_eq!(in_card_order(&[], &[4, 7]), [4, 7]);
-        assert_eq!(in_card_order(&[0, 9], &[]), [0, 9]);
-        assert_eq!(in_card_order(&[2], &[2]), [2]);
-    }
 }

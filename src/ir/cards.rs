@@ -165,14 +165,23 @@ impl Encoded {
             None => 0,
         };
         let end = self.ends[i] as usize;
-        let bytes = &self.bytes[self.start + begin..self.start + end];
-        // The cache checks its entries' bytes against their hash before it keeps them, and
-        // the round trip of every card is tested (tests/cards.rs): bytes that no longer decode
-        // are a compiler bug, not bad input.
-        match postcard::from_bytes(bytes) {
-            Ok(card) => card,
-            Err(e) => panic!("card {i} of a compiled-pack cache entry does not decode ({e}): a fuda bug; removing the cache folder works around it"),
-        }
+        decode_stored(&self.bytes[self.start + begin..self.start + end], || {
+            format!("card {i}")
+        })
+    }
+}
+
+/// Decodes what the compiled-pack cache stored (`what` names it: a card, a span table). The
+/// cache checks its entries' bytes against their hash before it keeps them, and the round trip
+/// of every shipped card and span table is tested (tests/cards.rs): bytes that no longer decode
+/// are a fuda bug, not bad input.
+pub(super) fn decode_stored<T: serde::de::DeserializeOwned>(
+    bytes: &[u8],
+    what: impl FnOnce() -> String,
+) -> T {
+    match postcard::from_bytes(bytes) {
+        Ok(v) => v,
+        Err(e) => panic!("{} of a compiled-pack cache entry does not decode ({e}): a fuda bug; removing the cache folder works around it", what()),
     }
 }
 

@@ -71,12 +71,7 @@ impl SpanTable {
 
 impl Encoded {
     fn decode(&self) -> Map<String, SpanEntry> {
-        // As for cards (ir/cards.rs): the cache checked these bytes against their hash, and
-        // the round trip is tested; bytes that no longer decode are a fuda bug.
-        match postcard::from_bytes(&self.bytes[self.at.clone()]) {
-            Ok(m) => m,
-            Err(e) => panic!("the span table of a compiled-pack cache entry does not decode ({e}): a fuda bug; removing the cache folder works around it"),
-        }
+        super::cards::decode_stored(&self.bytes[self.at.clone()], || "the span table".into())
     }
 }
 
