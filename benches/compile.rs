@@ -43,11 +43,12 @@ use fuda::base::source::FileId;
 use fuda::compiler::parse::{FudaParser, Rule};
 use fuda::packs::cache::Cache;
 use fuda::packs::{PackSource, Session};
+use mimalloc::MiMalloc;
 use pest::Parser;
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::fmt::Write as _;
 use std::hint::black_box;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::{Duration, Instant};
 
 /// Cards in the generated pack.
@@ -579,43 +580,69 @@ mod gen {
 
 // ───────────────────────────── memory ─────────────────────────────
 
-/// The system allocator, counting the bytes live and the most live at once.
+/// The allocator the `fuda` binary uses (mimalloc, src/main.rs), so the timings are the CLI's,
+/// counting the bytes live and the most live at once while [`COUNTING`] is on: only around the
+/// phases whose memory is measured, so that no timing pays for two threads updating the same
+/// counters on every allocation.
 struct Counting;
 
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// Whether allocations are counted now.
+static COUNTING: AtomicBool = AtomicBool::new(false);
+/// Bytes allocated minus bytes freed while counting (below zero when a block allocated before
+/// is freed).
+static LIVE: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
 
 fn grew(n: usize) {
-    let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
-    PEAK.fetch_max(live, Ordering::Relaxed);
+    if COUNTING.load(Ordering::Relaxed) {
+        let n = n as isize;
+        let live = LIVE.fetch_add(n, Ordering::Relaxed) + n;
+        PEAK.fetch_max(live, Ordering::Relaxed);
+    }
+}
+
+fn shrank(n: usize) {
+    if COUNTING.load(Ordering::Relaxed) {
+        LIVE.fetch_sub(n as isize, Ordering::Relaxed);
+    }
+}
+
+/// The bytes live now, as counted.
+fn live() -> isize {
+    LIVE.load(Ordering::Relaxed)
+}
+
+/// Bytes from `before` to `after` (none when fewer).
+fn bytes_between(before: isize, after: isize) -> usize {
+    usize::try_from(after - before).unwrap_or(0)
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc(l) };
+        let p = unsafe { MiMalloc.alloc(l) };
         if !p.is_null() {
             grew(l.size());
         }
         p
     }
     unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        let p = unsafe { System.alloc_zeroed(l) };
+        let p = unsafe { MiMalloc.alloc_zeroed(l) };
         if !p.is_null() {
             grew(l.size());
         }
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        unsafe { System.dealloc(p, l) };
-        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+        unsafe { MiMalloc.dealloc(p, l) };
+        shrank(l.size());
     }
     unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        let q = unsafe { System.realloc(p, l, new) };
+        let q = unsafe { MiMalloc.realloc(p, l, new) };
         if !q.is_null() {
             if new >= l.size() {
                 grew(new - l.size());
             } else {
-                LIVE.fetch_sub(l.size() - new, Ordering::Relaxed);
+                shrank(l.size() - new);
             }
         }
         q
@@ -635,11 +662,13 @@ struct Memory {
 
 /// Runs `f` once, measuring its memory (its output is dropped after the measurement).
 fn memory<T>(f: impl FnOnce() -> T) -> Memory {
-    let before = LIVE.load(Ordering::Relaxed);
+    COUNTING.store(true, Ordering::Relaxed);
+    let before = live();
     PEAK.store(before, Ordering::Relaxed);
     let out = black_box(f());
-    let kept = LIVE.load(Ordering::Relaxed).saturating_sub(before);
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before);
+    let kept = bytes_between(before, live());
+    let peak = bytes_between(before, PEAK.load(Ordering::Relaxed));
+    COUNTING.store(false, Ordering::Relaxed);
     drop(out);
     Memory { peak, kept }
 }
@@ -733,15 +762,16 @@ fn threads() -> Option<usize> {
 /// printed (the counting allocator's live bytes before and after), with the IR's node counts.
 fn memory_by_part(src: &str) {
     let (cache, dir) = filled_cache(src);
+    COUNTING.store(true, Ordering::Relaxed);
     for phase in ["full", "cached"] {
-        let before = LIVE.load(Ordering::Relaxed);
+        let before = live();
         let mut s = if phase == "full" {
             full(pack_source(src))
         } else {
             cached(&cache, pack_source(src))
         };
-        let live = LIVE.load(Ordering::Relaxed).saturating_sub(before);
-        eprintln!("{phase}: the session holds {:.1} MB", mb(live));
+        let held = bytes_between(before, live());
+        eprintln!("{phase}: the session holds {:.1} MB", mb(held));
         let parts: [(&str, DropPart); 5] = [
             ("span tables (still encoded: cached)", |s| {
                 s.packs
@@ -762,18 +792,18 @@ fn memory_by_part(src: &str) {
             ("sources", |s| s.sources = Default::default()),
         ];
         for (name, drop_part) in parts {
-            let live = LIVE.load(Ordering::Relaxed);
+            let held = live();
             drop_part(&mut s);
-            let freed = live.saturating_sub(LIVE.load(Ordering::Relaxed));
+            let freed = bytes_between(live(), held);
             eprintln!("  {name:<34} {:>6.1} MB", mb(freed));
         }
     }
-    let before = LIVE.load(Ordering::Relaxed);
+    let before = live();
     let s = cached(&cache, pack_source(src));
     // a cached pack's cards and spans are decoded when first read: read them all
     let read: usize = s.packs.iter().map(|p| p.pack.cards.iter().count()).sum();
     s.packs.iter().for_each(|p| _ = p.spans.entries().len());
-    let all = LIVE.load(Ordering::Relaxed).saturating_sub(before);
+    let all = bytes_between(before, live());
     eprintln!(
         "cached, once its {read} cards and its span tables are read: the session holds {:.1} MB",
         mb(all)
