@@ -174,6 +174,36 @@ fn skipped_rules_change_nothing(pack: &str) {
     assert!(runs > 0, "{pack}: no check rule was ever skippable");
 }
 
+/// Plays games with the memo of the continuous abilities' derivation verified
+/// (`Game::verify_rule_skips`): a derivation the memo would skip runs anyway, and must give
+/// the same modifiers.
+fn skipped_derivations_change_nothing(pack: &str) {
+    let runs = play_verified(
+        pack,
+        VERIFIED_GAMES,
+        |g| g.verify_rule_skips(true),
+        |g| g.verified_derivation_skips(),
+        "to be skipped as unchanged",
+    );
+    println!("{pack}: {runs} skippable derivations verified");
+    assert!(runs > 0, "{pack}: no derivation was ever skippable");
+}
+
+#[test]
+fn pmv_skipped_derivations_change_nothing() {
+    skipped_derivations_change_nothing(PMV);
+}
+
+#[test]
+fn ws_skipped_derivations_change_nothing() {
+    skipped_derivations_change_nothing(WS);
+}
+
+#[test]
+fn pm_skipped_derivations_change_nothing() {
+    skipped_derivations_change_nothing(PM);
+}
+
 /// Plays games with every lowered filter condition checked against the condition as written
 /// (`Game::verify_lowered`): the same answer for every card, the same reads recorded (the
 /// rule memos verified too, so that more conditions are read while a rule is recorded).

@@ -260,7 +260,7 @@ impl<'p> Game<'p> {
                 self.zone_owners(&v)
             }
         };
-        if self.rule_run.is_some() {
+        if self.recording() {
             for &o in &owners {
                 self.note_zone(ZoneKey { zone: z, owner: o });
             }

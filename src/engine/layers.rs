@@ -6,6 +6,7 @@
 use super::agent::Request;
 use super::exec::show;
 use super::program::Program;
+use super::rule_memo::{Reads, RuleMemo};
 use super::state::{CardId, CardState, ModKind, Modifier, Seat, StatOp, Until, Value, WhileCond};
 use super::Game;
 use crate::ir::{Expr, Semantics, Stmt};
@@ -62,6 +63,19 @@ pub(super) struct Derived {
     /// While deriving: the cards whose text continuous abilities negated in the first pass,
     /// and whether all of it: the second pass reads the cards without those abilities.
     text_negations: Vec<(CardId, bool)>,
+    /// What the last derivation read, when it can be followed (`rule_memo`): while none of it
+    /// changed, deriving again would give the same modifiers.
+    pub(super) memo: Option<DeriveMemo>,
+    /// While deriving: what the derivation has read so far.
+    pub(super) recording: Option<Reads>,
+}
+
+/// What a derivation read, and how many cards the game had then (a new card may bring a
+/// continuous ability into a zone the derivation did not read).
+#[derive(Debug, Clone)]
+pub(super) struct DeriveMemo {
+    pub(super) reads: RuleMemo,
+    pub(super) cards: usize,
 }
 
 impl<'p> Game<'p> {
@@ -70,15 +84,24 @@ impl<'p> Game<'p> {
         (self.state.generation, self.state.history.len())
     }
 
-    /// Recomputes the continuous modifiers if the game changed since the last time.
+    /// Recomputes the continuous modifiers if the game changed since the last time and what
+    /// the last derivation read changed too (`derivation_unchanged`).
     pub(super) fn refresh(&mut self) {
         if self.deriving || self.derived.generation == Some(self.fresh_key()) {
+            return;
+        }
+        let unchanged = self.derivation_unchanged();
+        if unchanged && !self.verify_skips {
+            // the same modifiers; stats are read again (what they start from may have changed)
+            self.derived.generation = Some(self.fresh_key());
+            self.derived.stats.forget_all();
             return;
         }
         self.deriving = true;
         // what continuous abilities read is not what a check rule reads: their results are
         // compared instead
         let recording = self.rule_run.take();
+        self.derived.recording = Some(Reads::default());
         let players_before = std::mem::take(&mut self.derived.players);
         let mut mods = self.derive_pass(&[]);
         // a continuous `negate … effect`: the effects of those cards' abilities are negated,
@@ -105,9 +128,21 @@ impl<'p> Game<'p> {
         }
         self.deriving = false;
         self.rule_run = recording;
-        if mods != self.derived.mods || players_before != self.derived.players {
+        let reads = self.derived.recording.take();
+        let same = mods == self.derived.mods && players_before == self.derived.players;
+        if unchanged {
+            self.verified_derivations = self.verified_derivations.saturating_add(1);
+            if !same {
+                self.notes.push(
+                    "the continuous abilities were to be skipped as unchanged, but deriving them again changed what they give"
+                        .to_string(),
+                );
+            }
+        }
+        if !same {
             self.derived_changed();
         }
+        self.derived.memo = reads.and_then(|r| self.derive_memo(r));
         self.derived.generation = Some(self.fresh_key());
         self.derived.mods = mods;
         self.derived.stats.forget_all();
@@ -124,7 +159,15 @@ impl<'p> Game<'p> {
         // order
         let own = self.continuous_cards();
         let hosts = self.host_list();
+        // where each card is, and anything of it (of a card set on it too), is read: the zones
+        // of the first 64 slots noted once each, after the loop
+        let mut slots_read = 0u64;
         for c in merged(&own, &hosts) {
+            let slot = self.state.slot(self.state.cards[c as usize].zone);
+            match 1u64.checked_shl(u32::try_from(slot).unwrap_or(u32::MAX)) {
+                Some(bit) => slots_read |= bit,
+                None => self.note_slot(slot),
+            }
             let cs = &self.state.cards[c as usize];
             let zone = cs.zone.zone;
             if !self.prog.continuous_may_work(cs.def, zone) && hosts.binary_search(&c).is_err() {
@@ -153,6 +196,10 @@ impl<'p> Game<'p> {
                 }
                 self.pop_ctx_now();
             }
+        }
+        while slots_read != 0 {
+            self.note_slot(slots_read.trailing_zeros() as usize);
+            slots_read &= slots_read.wrapping_sub(1);
         }
         mods
     }

@@ -385,6 +385,9 @@ pub struct Game<'p> {
     verify_skips: bool,
     /// How many runs `verify_skips` checked.
     verified_skips: usize,
+    /// How many derivations of continuous abilities `verify_skips` checked (derived again
+    /// though their memo said nothing they read changed).
+    verified_derivations: usize,
     /// Lowered filter conditions checked against their expressions as written, card by card
     /// (`Game::verify_lowered`).
     verify_lowered: bool,
@@ -545,6 +548,7 @@ impl<'p> Game<'p> {
             rule_run: None,
             verify_skips: false,
             verified_skips: 0,
+            verified_derivations: 0,
             verify_lowered: false,
             verified_lowered: 0,
         }

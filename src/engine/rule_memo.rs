@@ -20,7 +20,13 @@
 //!
 //! Interrupt rules are remembered and skipped the same way, each time they would run after a
 //! change (`interrupts.rs`).
+//!
+//! The derivation of continuous abilities (`layers.rs`) is recorded the same way, with the
+//! zones of every card that has one: after a change, the abilities are read again only when
+//! something the last reading read changed. A reading that read what continuous abilities give
+//! (its own results) or anything not followed is not remembered.
 
+use super::layers::DeriveMemo;
 use super::state::{CardId, Seat, Until, ZoneKey};
 use super::Game;
 use crate::ir::{Expr, Stmt};
@@ -72,6 +78,8 @@ pub(super) enum Touched {
 pub(super) struct Reads {
     /// The zone slots whose cards it listed.
     slots: SmallVec<[u16; 4]>,
+    /// Those of them below 64, one bit each (a zone listed again is found at once).
+    noted_below_64: u64,
     /// The players' counters or keywords.
     players: bool,
     /// Stats, keywords, abilities: what modifiers and continuous abilities give.
@@ -303,14 +311,72 @@ impl Game<'_> {
         self.stamps.derived = t;
     }
 
-    /// What the recorded rule's run read so far, if a run is recorded.
+    /// What the recorded rule's run (or the derivation of continuous abilities) read so far,
+    /// if one is recorded.
     fn recorded_reads(&mut self) -> Option<&mut Reads> {
-        self.rule_run.as_mut().map(|run| &mut run.reads)
+        match &mut self.rule_run {
+            Some(run) => Some(&mut run.reads),
+            None => self.derived.recording.as_mut(),
+        }
+    }
+
+    /// Whether reads are recorded now.
+    #[inline(always)]
+    pub(super) fn recording(&self) -> bool {
+        self.rule_run.is_some() || self.derived.recording.is_some()
+    }
+
+    /// Whether nothing a memo's reads name changed since it was taken (the values continuous
+    /// abilities give aside).
+    fn reads_unchanged(&self, m: &RuleMemo) -> bool {
+        let s = &self.stamps;
+        s.everything <= m.tick
+            && (!m.reads.turn || m.turn == self.turn_key())
+            && (!m.reads.players || s.players <= m.tick)
+            && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
+            && m.reads.slots.iter().all(|&k| {
+                s.slots
+                    .get(usize::from(k))
+                    .is_some_and(|&stamp| stamp <= m.tick)
+            })
+    }
+
+    /// The memo of a derivation of continuous abilities that read `reads`: none when it read
+    /// what is not followed, or what continuous abilities give (its own results).
+    pub(super) fn derive_memo(&self, reads: Reads) -> Option<DeriveMemo> {
+        (!reads.everything && !reads.derived).then(|| DeriveMemo {
+            reads: RuleMemo {
+                reads,
+                tick: self.stamps.tick,
+                turn: self.turn_key(),
+                history: self.state.history.len(),
+            },
+            cards: self.state.cards.len(),
+        })
+    }
+
+    /// Whether deriving the continuous abilities again would give what the last derivation
+    /// gave: nothing it read changed since, no card was added, and no modifier lasts `while`
+    /// something holds.
+    pub(super) fn derivation_unchanged(&self) -> bool {
+        self.derived.memo.as_ref().is_some_and(|m| {
+            m.cards == self.state.cards.len()
+                && self.reads_unchanged(&m.reads)
+                && !self.any_while_duration()
+        })
     }
 
     /// Records that the running rule read an expression node (when a rule is recorded).
-    #[inline]
+    #[inline(always)]
     pub(super) fn note_read(&mut self, e: &Expr) {
+        if self.recording() {
+            self.record_read(e);
+        }
+    }
+
+    /// [`Game::note_read`] while reads are recorded.
+    #[inline(never)]
+    fn record_read(&mut self, e: &Expr) {
         let Some(r) = self.recorded_reads() else {
             return;
         };
@@ -326,6 +392,17 @@ impl Game<'_> {
             NodeRead::Turn => r.turn = true,
             NodeRead::Everything => r.everything = true,
         }
+        if r.derived || r.everything {
+            self.stop_useless_derive_recording();
+        }
+    }
+
+    /// A derivation of continuous abilities that read what is not followed, or their own
+    /// results, is not remembered ([`Game::derive_memo`]): its recording stops there.
+    fn stop_useless_derive_recording(&mut self) {
+        if self.rule_run.is_none() {
+            self.derived.recording = None;
+        }
     }
 
     /// Records that the running rule reached a statement (when a rule is recorded).
@@ -334,27 +411,42 @@ impl Game<'_> {
         if let Some(r) = self.recorded_reads() {
             if !flow_only(s) {
                 r.everything = true;
+                self.stop_useless_derive_recording();
             }
         }
     }
 
     /// Records that the running rule listed the cards of a zone (when a rule is recorded).
     pub(super) fn note_zone(&mut self, k: ZoneKey) {
-        let slot = self.state.slot(k);
+        self.note_slot(self.state.slot(k));
+    }
+
+    /// Records that the running rule listed the cards of a zone slot (`State::slot`).
+    pub(super) fn note_slot(&mut self, slot: usize) {
         let Some(r) = self.recorded_reads() else {
             return;
         };
+        let bit = u32::try_from(slot).map_or(0, |s| 1u64.checked_shl(s).unwrap_or(0));
+        if r.noted_below_64 & bit != 0 {
+            return;
+        }
         match u16::try_from(slot) {
-            Ok(s) if !r.slots.contains(&s) => r.slots.push(s),
+            Ok(s) if !r.slots.contains(&s) => {
+                r.slots.push(s);
+                r.noted_below_64 |= 1u64.checked_shl(u32::from(s)).unwrap_or(0);
+            }
             Ok(_) => {}
-            Err(_) => r.everything = true,
+            Err(_) => {
+                r.everything = true;
+                self.stop_useless_derive_recording();
+            }
         }
     }
 
     /// Records that the running rule found cards by a relation (the card set on one, the cards
     /// set on it): their zones, as if it had listed them (when a rule is recorded).
     pub(super) fn note_zones_of(&mut self, cards: &[CardId]) {
-        if self.rule_run.is_none() {
+        if !self.recording() {
             return;
         }
         for &c in cards {
@@ -379,17 +471,7 @@ impl Game<'_> {
         let Some(m) = self.rule_memos.get(i).and_then(Option::as_ref) else {
             return false;
         };
-        let s = &self.stamps;
-        let same = s.everything <= m.tick
-            && (!m.reads.turn || m.turn == self.turn_key())
-            && (!m.reads.players || s.players <= m.tick)
-            && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
-            && m.reads.slots.iter().all(|&k| {
-                s.slots
-                    .get(usize::from(k))
-                    .is_some_and(|&stamp| stamp <= m.tick)
-            });
-        if !same {
+        if !self.reads_unchanged(m) {
             return false;
         }
         if !m.reads.derived {
@@ -463,8 +545,10 @@ impl Game<'_> {
         }
     }
 
-    /// Runs check rules even when their memos say they would change nothing, and notes (in
-    /// [`Game::notes`]) any such run that changed the game: a test of the memos.
+    /// Runs check rules even when their memos say they would change nothing, and derives the
+    /// continuous abilities again even when their memo says nothing they read changed, and
+    /// notes (in [`Game::notes`]) any such run that changed the game, or derivation that gave
+    /// other modifiers: a test of the memos.
     #[doc(hidden)]
     pub fn verify_rule_skips(&mut self, on: bool) {
         self.verify_skips = on;
@@ -481,6 +565,13 @@ impl Game<'_> {
     #[doc(hidden)]
     pub fn verified_rule_skips(&self) -> usize {
         self.verified_skips
+    }
+
+    /// How many derivations of continuous abilities the memo would have skipped were checked
+    /// so far ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_derivation_skips(&self) -> usize {
+        self.verified_derivations
     }
 }
 
