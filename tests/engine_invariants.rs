@@ -189,6 +189,35 @@ fn skipped_derivations_change_nothing(pack: &str) {
     assert!(runs > 0, "{pack}: no derivation was ever skippable");
 }
 
+/// Plays games with the loop fingerprint's kept zones verified (`Game::verify_rule_skips`):
+/// a zone kept as unchanged is hashed again, and must hash the same.
+fn kept_zone_fingerprints_agree(pack: &str) {
+    let runs = play_verified(
+        pack,
+        VERIFIED_GAMES,
+        |g| g.verify_rule_skips(true),
+        |g| g.verified_zone_fingerprints(),
+        "fingerprint was to be skipped",
+    );
+    println!("{pack}: {runs} kept zone fingerprints verified");
+    assert!(runs > 0, "{pack}: no zone fingerprint was ever kept");
+}
+
+#[test]
+fn pmv_kept_zone_fingerprints_agree() {
+    kept_zone_fingerprints_agree(PMV);
+}
+
+#[test]
+fn ws_kept_zone_fingerprints_agree() {
+    kept_zone_fingerprints_agree(WS);
+}
+
+#[test]
+fn pm_kept_zone_fingerprints_agree() {
+    kept_zone_fingerprints_agree(PM);
+}
+
 #[test]
 fn pmv_skipped_derivations_change_nothing() {
     skipped_derivations_change_nothing(PMV);

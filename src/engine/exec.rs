@@ -329,6 +329,7 @@ impl<'p> Game<'p> {
         for c in self.state.zones[slot].clone() {
             self.state.cards[c as usize].known = 0;
         }
+        self.changed_unread(slot);
     }
 
     /// A short description of a body of the program for prompts, described once.

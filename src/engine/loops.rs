@@ -6,7 +6,7 @@
 //! choose something else where they first chose inside the loop.
 
 use super::agent::{Answer, Request, RequestKind};
-use super::state::{next_seat, seat, shown, Seat};
+use super::state::{next_seat, seat, shown, CardId, CardState, Seat};
 use super::{Frame, Game};
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
@@ -319,38 +319,15 @@ impl<'p> Game<'p> {
 
     /// The game at a priority decision, as a number: what the cards, players and running
     /// frames are, not when things happened (timestamps, the clock, the log are left out).
-    fn fingerprint(&self, req: &Request) -> u64 {
+    /// Each zone's cards are hashed again only when something of that zone changed since
+    /// (`Game::zone_fingerprint`).
+    fn fingerprint(&mut self, req: &Request) -> u64 {
         let mut h = rustc_hash::FxHasher::default();
+        (self.state.turn, self.state.active, self.state.phase).hash(&mut h);
+        for slot in 0..self.state.zones.len() {
+            self.zone_fingerprint(slot).hash(&mut h);
+        }
         let s = &self.state;
-        (s.turn, s.active, s.phase).hash(&mut h);
-        for c in &s.cards {
-            (c.def, c.owner, c.controller, c.zone, c.face_up, c.states).hash(&mut h);
-            (&c.counters, c.host, c.known, c.effect_negated, &c.slot).hash(&mut h);
-            if let Some(t) = &c.treat {
-                debug_hash(&mut h, t);
-            }
-        }
-        // an unordered zone is the same whatever order its list keeps
-        let n = s.players.len().max(1);
-        for (i, z) in s.zones.iter().enumerate() {
-            let ordered = self
-                .prog
-                .ruleset
-                .zones
-                .get(i.checked_div(n).unwrap_or(0))
-                .is_some_and(|d| d.ordered);
-            if ordered {
-                z.hash(&mut h);
-            } else {
-                // the same cards in any order: a sum of their mixed ids
-                let sum = z.iter().fold(0u64, |a, c| {
-                    let mut x = rustc_hash::FxHasher::default();
-                    c.hash(&mut x);
-                    a.wrapping_add(x.finish())
-                });
-                (z.len(), sum).hash(&mut h);
-            }
-        }
         for p in &s.players {
             (&p.counters, p.lost, p.won).hash(&mut h);
         }
@@ -383,6 +360,96 @@ impl<'p> Game<'p> {
         sorted_labels(req).hash(&mut h);
         h.finish()
     }
+}
+
+impl Game<'_> {
+    /// The cards of zone slot `slot`, as a number: each card (its identity and everything of
+    /// it but timestamps), in order for an ordered zone, in any order for an unordered one.
+    /// Kept with the clock it was computed at, and computed again only when the zone changed
+    /// since (`Game::slot_changed_at`).
+    fn zone_fingerprint(&mut self, slot: usize) -> u64 {
+        let (changed, now) = self.slot_changed_at(slot);
+        let kept = self
+            .zone_fingerprints
+            .get(slot)
+            .copied()
+            .filter(|&(at, _)| changed <= at);
+        if let Some((_, hash)) = kept {
+            if !self.verify_skips {
+                return hash;
+            }
+            self.verified_fingerprints = self.verified_fingerprints.saturating_add(1);
+            if hash != self.hash_zone(slot) {
+                self.notes.push(format!(
+                    "a zone's fingerprint was to be skipped as unchanged, but the zone changed (slot {slot})"
+                ));
+            }
+            return hash;
+        }
+        let hash = self.hash_zone(slot);
+        if self.zone_fingerprints.len() <= slot {
+            self.zone_fingerprints
+                .resize(slot.saturating_add(1), (0, 0));
+        }
+        self.zone_fingerprints[slot] = (now, hash);
+        hash
+    }
+
+    /// [`Game::zone_fingerprint`], computed.
+    fn hash_zone(&self, slot: usize) -> u64 {
+        let s = &self.state;
+        let n = s.players.len().max(1);
+        let ordered = self
+            .prog
+            .ruleset
+            .zones
+            .get(slot.checked_div(n).unwrap_or(0))
+            .is_some_and(|d| d.ordered);
+        let cards = s.zones.get(slot).map_or(&[][..], Vec::as_slice);
+        let card_hash = |id: CardId| s.cards.get(id as usize).map_or(0, |c| card_hash(id, c));
+        let mut h = rustc_hash::FxHasher::default();
+        if ordered {
+            cards.len().hash(&mut h);
+            for &c in cards {
+                card_hash(c).hash(&mut h);
+            }
+        } else {
+            // the same cards in any order: a sum of their hashes
+            let sum = cards
+                .iter()
+                .fold(0u64, |a, &c| a.wrapping_add(card_hash(c)));
+            (cards.len(), sum).hash(&mut h);
+        }
+        h.finish()
+    }
+
+    /// How many zone fingerprints kept as unchanged were checked ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_zone_fingerprints(&self) -> usize {
+        self.verified_fingerprints
+    }
+}
+
+/// One card (its identity and everything of it but timestamps and its zone), as a number,
+/// mixed: the hasher is linear in what it is given, so two cards trading a field (two
+/// characters trading slots) would otherwise leave a sum of their hashes unchanged.
+fn card_hash(id: CardId, c: &CardState) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    id.hash(&mut h);
+    (c.def, c.owner, c.controller, c.face_up, c.states).hash(&mut h);
+    (&c.counters, c.host, c.known, c.effect_negated, &c.slot).hash(&mut h);
+    if let Some(t) = &c.treat {
+        debug_hash(&mut h, t);
+    }
+    mix(h.finish())
+}
+
+/// A 64-bit number mixed so that every bit of it moves every bit of the result (the
+/// finalizer of SplitMix64).
+fn mix(mut x: u64) -> u64 {
+    x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    x ^ (x >> 31)
 }
 
 /// Hashes a value's debug text (values, effects and durations have no `Hash`), written
@@ -480,4 +547,45 @@ fn replayed(t: &Taken, req: &Request) -> Option<Answer> {
         other => other.clone(),
     };
     req.accepts(&a).then_some(a)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{card_hash, CardState};
+    use crate::engine::state::ZoneKey;
+
+    /// A standing card of player 0 on a stage slot.
+    fn on_slot(def: u32, slot: &str) -> CardState {
+        CardState {
+            def,
+            owner: 0,
+            controller: 0,
+            zone: ZoneKey { zone: 0, owner: 0 },
+            face_up: true,
+            states: 1,
+            counters: vec![0, 0],
+            host: None,
+            incarnation: 0,
+            entered: 0,
+            treat: None,
+            known: 0,
+            effect_negated: false,
+            slot: Some(slot.to_string()),
+        }
+    }
+
+    /// Two characters trading slots leave a different game: the sum of their hashes (an
+    /// unordered zone's fingerprint) changes. These two cards (ids, definitions and fields of a
+    /// Weiss Schwarz game) gave the same sum before each card's hash was mixed, and a swap of
+    /// two characters was taken for a loop.
+    #[test]
+    fn two_cards_trading_slots_change_the_sum_of_their_hashes() {
+        let sum = |a: &str, b: &str| {
+            card_hash(1, &on_slot(0, a)).wrapping_add(card_hash(10, &on_slot(44, b)))
+        };
+        assert_ne!(
+            sum("back_left", "front_center"),
+            sum("front_center", "back_left")
+        );
+    }
 }

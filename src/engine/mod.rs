@@ -388,6 +388,11 @@ pub struct Game<'p> {
     /// How many derivations of continuous abilities `verify_skips` checked (derived again
     /// though their memo said nothing they read changed).
     verified_derivations: usize,
+    /// Per zone slot: its part of the loop fingerprint, and the clock of changes it was
+    /// computed at (`loops.rs`).
+    zone_fingerprints: Vec<(u64, u64)>,
+    /// How many zone fingerprints kept as unchanged `verify_skips` checked.
+    verified_fingerprints: usize,
     /// Lowered filter conditions checked against their expressions as written, card by card
     /// (`Game::verify_lowered`).
     verify_lowered: bool,
@@ -549,6 +554,8 @@ impl<'p> Game<'p> {
             verify_skips: false,
             verified_skips: 0,
             verified_derivations: 0,
+            zone_fingerprints: Vec::new(),
+            verified_fingerprints: 0,
             verify_lowered: false,
             verified_lowered: 0,
         }

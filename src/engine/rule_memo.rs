@@ -49,6 +49,9 @@ pub(super) struct Stamps {
     pub(super) hosts: u64,
     /// Anything else (durations ending, zone aliases, cancellations…): every memo is stale.
     everything: u64,
+    /// Per zone slot: a change no memo reads (a card becoming known to a player), which the
+    /// loop fingerprint's zones (`loops.rs`) still see.
+    unread: Vec<u64>,
 }
 
 /// What one change to the game touched.
@@ -303,6 +306,29 @@ impl Game<'_> {
             // a slot past the table (no game has one): no memo may trust it
             self.stamps.everything = t;
         }
+    }
+
+    /// A card of zone slot `slot` changed in a way no memo reads (see [`Stamps::unread`]).
+    pub(super) fn changed_unread(&mut self, slot: usize) {
+        let t = self.next_tick();
+        if self.stamps.unread.len() <= slot {
+            self.stamps.unread.resize(slot.saturating_add(1), 0);
+        }
+        self.stamps.unread[slot] = t;
+    }
+
+    /// The last change to anything of zone slot `slot` (its cards, their order, anything of
+    /// theirs, things no memo reads included), and the clock now.
+    pub(super) fn slot_changed_at(&self, slot: usize) -> (u64, u64) {
+        let s = &self.stamps;
+        let last = s
+            .slots
+            .get(slot)
+            .copied()
+            .unwrap_or(u64::MAX)
+            .max(s.everything)
+            .max(s.unread.get(slot).copied().unwrap_or(0));
+        (last, s.tick)
     }
 
     /// The modifiers continuous abilities produce were derived again and differ from before.

@@ -18,6 +18,7 @@ impl Game<'_> {
         }
         for c in list {
             self.state.cards[c as usize].known |= all;
+            self.changed_unread(self.state.slot(self.state.cards[c as usize].zone));
             self.log_cards("reveal", &[c], |n| format!("{} is revealed", n[0]));
         }
         Ok(())
@@ -35,6 +36,7 @@ impl Game<'_> {
         }
         for c in &list {
             self.state.cards[*c as usize].known |= 1 << who;
+            self.changed_unread(self.state.slot(self.state.cards[*c as usize].zone));
         }
         let names: Vec<String> = list.iter().map(|c| self.card_name(*c)).collect();
         let tags = list.iter().map(|c| (*c, self.seers(*c))).collect();
