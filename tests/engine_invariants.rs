@@ -9,10 +9,11 @@
 //! - no answer is lost: the same question is not asked again and again with nothing happening
 //!   in between (games are stepped by hand, as `Game::play` does);
 //! - no panic;
-//! - a check rule skipped because nothing it read changed since its last run changed nothing
-//!   (the engine's rule memos) would indeed have changed nothing: `…_skipped_rules_change_nothing`
-//!   play games with every skipped rule run anyway, the engine noting any such run that changed
-//!   the game;
+//! - what the engine skips because nothing it read changed would indeed have come out the
+//!   same: `…_memos_change_nothing` play games with every skipped check rule run anyway (it must
+//!   change nothing), every skipped derivation of the continuous abilities made anyway (it must
+//!   give the same modifiers) and every zone's kept loop fingerprint hashed again (it must be
+//!   the same), the engine noting any that did not;
 //! - a filter condition lowered when the program is built (`engine::lowered`) gives, card by
 //!   card, what the condition as written gives, and records the same reads for the rule memos:
 //!   `…_lowered_conditions_agree` play games checking every such evaluation on a copy of the
@@ -50,7 +51,7 @@ const PM_GAMES: u64 = 60;
 const LONG_GAMES: u64 = 10_000;
 /// Games stepped by hand.
 const STEPPED_GAMES: u64 = 10;
-/// Games of each `…_skipped_rules_change_nothing`.
+/// Games of each `…_memos_change_nothing`.
 const VERIFIED_GAMES: u64 = 25;
 /// Games of each `…_lowered_conditions_agree`.
 const LOWERED_GAMES: u64 = 6;
@@ -138,99 +139,54 @@ fn random_games(pack: &str, games: u64) {
 
 /// Plays `games` seeded games of the pack with a verification of the engine turned on
 /// (`verify`), and asserts that no game noted a failed check (a note containing `failed`).
-/// Returns how many checks the games made (`checks`).
-fn play_verified(
+/// Returns how many checks of each kind the games made (`checks`).
+fn play_verified<const N: usize>(
     pack: &str,
     games: u64,
     verify: impl Fn(&mut Game<'_>),
-    checks: impl Fn(&Game<'_>) -> usize,
+    checks: impl Fn(&Game<'_>) -> [usize; N],
     failed: &str,
-) -> usize {
+) -> [usize; N] {
     let l = load(pack);
-    let mut made = 0usize;
+    let mut made = [0usize; N];
     for seed in 0..games {
         let decks = decks_for(&l, seed);
         let mut game = Game::new(&l.program, &decks, None, &options(seed));
         verify(&mut game);
         step_to_end(&mut game, &mut random_agents(seed), |_, _| {});
-        made += checks(&game);
+        for (m, c) in made.iter_mut().zip(checks(&game)) {
+            *m += c;
+        }
         let wrong: Vec<&String> = game.notes.iter().filter(|n| n.contains(failed)).collect();
         assert!(wrong.is_empty(), "{pack}, seed {seed}: {wrong:?}");
     }
     made
 }
 
-/// Plays games with the check rules' memos verified (`Game::verify_rule_skips`): a rule the
-/// memos would skip runs anyway, and must change nothing.
-fn skipped_rules_change_nothing(pack: &str) {
-    let runs = play_verified(
+/// Plays games with the engine's memos verified (`Game::verify_rule_skips`): a check rule the
+/// memos would skip runs anyway and must change nothing; the continuous abilities are derived
+/// again when their memo says nothing they read changed, and must give the same modifiers; a
+/// zone's loop fingerprint kept as unchanged is hashed again, and must be the same.
+fn memos_change_nothing(pack: &str) {
+    let [rules, derivations, zones] = play_verified(
         pack,
         VERIFIED_GAMES,
         |g| g.verify_rule_skips(true),
-        |g| g.verified_rule_skips(),
+        |g| {
+            [
+                g.verified_rule_skips(),
+                g.verified_derivation_skips(),
+                g.verified_zone_fingerprints(),
+            ]
+        },
         "to be skipped as unchanged",
     );
-    println!("{pack}: {runs} skippable rule runs verified");
-    assert!(runs > 0, "{pack}: no check rule was ever skippable");
-}
-
-/// Plays games with the memo of the continuous abilities' derivation verified
-/// (`Game::verify_rule_skips`): a derivation the memo would skip runs anyway, and must give
-/// the same modifiers.
-fn skipped_derivations_change_nothing(pack: &str) {
-    let runs = play_verified(
-        pack,
-        VERIFIED_GAMES,
-        |g| g.verify_rule_skips(true),
-        |g| g.verified_derivation_skips(),
-        "to be skipped as unchanged",
+    println!(
+        "{pack}: verified {rules} skippable rule runs, {derivations} skippable derivations, {zones} kept zone fingerprints"
     );
-    println!("{pack}: {runs} skippable derivations verified");
-    assert!(runs > 0, "{pack}: no derivation was ever skippable");
-}
-
-/// Plays games with the loop fingerprint's kept zones verified (`Game::verify_rule_skips`):
-/// a zone kept as unchanged is hashed again, and must hash the same.
-fn kept_zone_fingerprints_agree(pack: &str) {
-    let runs = play_verified(
-        pack,
-        VERIFIED_GAMES,
-        |g| g.verify_rule_skips(true),
-        |g| g.verified_zone_fingerprints(),
-        "fingerprint was to be skipped",
-    );
-    println!("{pack}: {runs} kept zone fingerprints verified");
-    assert!(runs > 0, "{pack}: no zone fingerprint was ever kept");
-}
-
-#[test]
-fn pmv_kept_zone_fingerprints_agree() {
-    kept_zone_fingerprints_agree(PMV);
-}
-
-#[test]
-fn ws_kept_zone_fingerprints_agree() {
-    kept_zone_fingerprints_agree(WS);
-}
-
-#[test]
-fn pm_kept_zone_fingerprints_agree() {
-    kept_zone_fingerprints_agree(PM);
-}
-
-#[test]
-fn pmv_skipped_derivations_change_nothing() {
-    skipped_derivations_change_nothing(PMV);
-}
-
-#[test]
-fn ws_skipped_derivations_change_nothing() {
-    skipped_derivations_change_nothing(WS);
-}
-
-#[test]
-fn pm_skipped_derivations_change_nothing() {
-    skipped_derivations_change_nothing(PM);
+    assert!(rules > 0, "{pack}: no check rule was ever skippable");
+    assert!(derivations > 0, "{pack}: no derivation was ever skippable");
+    assert!(zones > 0, "{pack}: no zone fingerprint was ever kept");
 }
 
 /// Plays games with every lowered filter condition checked against the condition as written
@@ -244,9 +200,9 @@ fn lowered_conditions_agree(pack: &str) {
             g.verify_lowered(true);
             g.verify_rule_skips(true);
         },
-        |g| g.verified_lowered(),
+        |g| [g.verified_lowered()],
         "a lowered condition",
-    );
+    )[0];
     println!("{pack}: {checked} evaluations of lowered conditions checked");
     assert!(
         checked > 0,
@@ -270,18 +226,18 @@ fn pm_lowered_conditions_agree() {
 }
 
 #[test]
-fn pmv_skipped_rules_change_nothing() {
-    skipped_rules_change_nothing(PMV);
+fn pmv_memos_change_nothing() {
+    memos_change_nothing(PMV);
 }
 
 #[test]
-fn ws_skipped_rules_change_nothing() {
-    skipped_rules_change_nothing(WS);
+fn ws_memos_change_nothing() {
+    memos_change_nothing(WS);
 }
 
 #[test]
-fn pm_skipped_rules_change_nothing() {
-    skipped_rules_change_nothing(PM);
+fn pm_memos_change_nothing() {
+    memos_change_nothing(PM);
 }
 
 #[test]
