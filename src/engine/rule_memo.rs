@@ -308,7 +308,12 @@ impl Game<'_> {
         }
     }
 
-    /// A card of zone slot `slot` changed in a way no memo reads (see [`Stamps::unread`]).
+    /// A card changed in a way no memo reads (see [`Stamps::unread`]): its zone is stamped.
+    pub(super) fn changed_unread_card(&mut self, c: CardId) {
+        self.changed_unread(self.state.slot(self.state.cards[c as usize].zone));
+    }
+
+    /// Cards of zone slot `slot` changed in a way no memo reads (see [`Stamps::unread`]).
     pub(super) fn changed_unread(&mut self, slot: usize) {
         let t = self.next_tick();
         if self.stamps.unread.len() <= slot {
@@ -367,16 +372,22 @@ impl Game<'_> {
             })
     }
 
+    /// A memo of what a run that ends now read: with the clock, the turn and the history's
+    /// length it is compared against later.
+    fn memo_now(&self, reads: Reads) -> RuleMemo {
+        RuleMemo {
+            reads,
+            tick: self.stamps.tick,
+            turn: self.turn_key(),
+            history: self.state.history.len(),
+        }
+    }
+
     /// The memo of a derivation of continuous abilities that read `reads`: none when it read
     /// what is not followed, or what continuous abilities give (its own results).
     pub(super) fn derive_memo(&self, reads: Reads) -> Option<DeriveMemo> {
         (!reads.everything && !reads.derived).then(|| DeriveMemo {
-            reads: RuleMemo {
-                reads,
-                tick: self.stamps.tick,
-                turn: self.turn_key(),
-                history: self.state.history.len(),
-            },
+            reads: self.memo_now(reads),
             cards: self.state.cards.len(),
         })
     }
@@ -560,12 +571,7 @@ impl Game<'_> {
                 run.memo
             ));
         }
-        let memo = (quiet && !run.reads.everything).then(|| RuleMemo {
-            reads: run.reads,
-            tick: self.stamps.tick,
-            turn: self.turn_key(),
-            history: self.state.history.len(),
-        });
+        let memo = (quiet && !run.reads.everything).then(|| self.memo_now(run.reads));
         if let Some(slot) = self.rule_memos.get_mut(run.memo) {
             *slot = memo;
         }

@@ -153,7 +153,7 @@ impl Game<'_> {
             // the searcher looks through them: what they see, every line and view shows them
             for c in &cands {
                 self.state.cards[*c as usize].known |= 1 << who;
-                self.changed_unread(self.state.slot(self.state.cards[*c as usize].zone));
+                self.changed_unread_card(*c);
             }
         }
         let single = lo == 1 && hi == Some(1);

@@ -18,7 +18,7 @@ impl Game<'_> {
         }
         for c in list {
             self.state.cards[c as usize].known |= all;
-            self.changed_unread(self.state.slot(self.state.cards[c as usize].zone));
+            self.changed_unread_card(c);
             self.log_cards("reveal", &[c], |n| format!("{} is revealed", n[0]));
         }
         Ok(())
@@ -36,7 +36,7 @@ impl Game<'_> {
         }
         for c in &list {
             self.state.cards[*c as usize].known |= 1 << who;
-            self.changed_unread(self.state.slot(self.state.cards[*c as usize].zone));
+            self.changed_unread_card(*c);
         }
         let names: Vec<String> = list.iter().map(|c| self.card_name(*c)).collect();
         let tags = list.iter().map(|c| (*c, self.seers(*c))).collect();
