@@ -166,9 +166,10 @@ fn play_verified<const N: usize>(
 /// Plays games with the engine's memos verified (`Game::verify_rule_skips`): a check rule the
 /// memos would skip runs anyway and must change nothing; the continuous abilities are derived
 /// again when their memo says nothing they read changed, and must give the same modifiers; a
-/// zone's loop fingerprint kept as unchanged is hashed again, and must be the same.
+/// zone's loop fingerprint kept as unchanged is hashed again, and must be the same; an
+/// action's offers kept as unchanged are read again, and must be the same.
 fn memos_change_nothing(pack: &str) {
-    let [rules, derivations, zones] = play_verified(
+    let [rules, derivations, zones, offers] = play_verified(
         pack,
         VERIFIED_GAMES,
         |g| g.verify_rule_skips(true),
@@ -177,16 +178,18 @@ fn memos_change_nothing(pack: &str) {
                 g.verified_rule_skips(),
                 g.verified_derivation_skips(),
                 g.verified_zone_fingerprints(),
+                g.verified_kept_offers(),
             ]
         },
         "to be skipped as unchanged",
     );
     println!(
-        "{pack}: verified {rules} skippable rule runs, {derivations} skippable derivations, {zones} kept zone fingerprints"
+        "{pack}: verified {rules} skippable rule runs, {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers"
     );
     assert!(rules > 0, "{pack}: no check rule was ever skippable");
     assert!(derivations > 0, "{pack}: no derivation was ever skippable");
     assert!(zones > 0, "{pack}: no zone fingerprint was ever kept");
+    assert!(offers > 0, "{pack}: no action's offers were ever kept");
 }
 
 /// Plays games with every lowered filter condition checked against the condition as written

@@ -132,7 +132,7 @@ struct ChainItem<'p> {
 type OffersKey = (triggers::RulesKey, usize, Seat);
 
 /// What a window offers a player.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq)]
 enum Offer {
     Pass,
     Action {
@@ -380,6 +380,11 @@ pub struct Game<'p> {
     rule_memos: Vec<Option<rule_memo::RuleMemo>>,
     /// The check rule's run being recorded, with what it read so far (`None`: no run is).
     rule_run: Option<rule_memo::RuleRun>,
+    /// Per ruleset action and player: the offers it last made, and what reading them read
+    /// (`None`: not kept).
+    offer_memos: Vec<Option<rule_memo::OffersMemo>>,
+    /// The reads of an action's offers being recorded (`None`: none are).
+    offers_recording: Option<rule_memo::Reads>,
     /// Check rules run even when their memos say they would change nothing, and checked
     /// (`Game::verify_rule_skips`).
     verify_skips: bool,
@@ -393,6 +398,9 @@ pub struct Game<'p> {
     zone_fingerprints: Vec<(u64, u64)>,
     /// How many zone fingerprints kept as unchanged `verify_skips` checked.
     verified_fingerprints: usize,
+    /// How many kept offers of actions `verify_skips` checked (read again though their memo
+    /// said nothing they read changed).
+    verified_offers: usize,
     /// Lowered filter conditions checked against their expressions as written, card by card
     /// (`Game::verify_lowered`).
     verify_lowered: bool,
@@ -551,11 +559,14 @@ impl<'p> Game<'p> {
             stamps,
             rule_memos,
             rule_run: None,
+            offer_memos: vec![None; prog.ruleset.actions.len().saturating_mul(prog.players())],
+            offers_recording: None,
             verify_skips: false,
             verified_skips: 0,
             verified_derivations: 0,
             zone_fingerprints: Vec::new(),
             verified_fingerprints: 0,
+            verified_offers: 0,
             verify_lowered: false,
             verified_lowered: 0,
         }

@@ -21,6 +21,10 @@
 //! Interrupt rules are remembered and skipped the same way, each time they would run after a
 //! change (`interrupts.rs`).
 //!
+//! A ruleset action's offers to a player (its candidates meeting its `if`, `window.rs`) are
+//! recorded the same way: the next time a window offers that action to that player, the
+//! offers are those of the last reading when nothing it read changed since.
+//!
 //! The derivation of continuous abilities (`layers.rs`) is recorded the same way, with the
 //! zones of every card that has one: after a change, the abilities are read again only when
 //! something the last reading read changed. A reading that read what continuous abilities give
@@ -28,7 +32,7 @@
 
 use super::layers::DeriveMemo;
 use super::state::{CardId, Seat, Until, ZoneKey};
-use super::Game;
+use super::{Game, Offer};
 use crate::ir::{Expr, Stmt};
 use smallvec::SmallVec;
 
@@ -107,6 +111,13 @@ pub(super) struct RuleMemo {
     history: usize,
 }
 
+/// A ruleset action's offers to a player, kept with what reading them read.
+#[derive(Debug, Clone)]
+pub(super) struct OffersMemo {
+    memo: RuleMemo,
+    offers: Vec<Offer>,
+}
+
 /// A check rule running now, recorded: whose run, the game as it began, what it read so far.
 #[derive(Debug, Clone)]
 pub(super) struct RuleRun {
@@ -124,6 +135,7 @@ pub(super) struct RuleRun {
 /// What reading one expression node reads of the game, besides its operands (read as nodes
 /// of their own) and the cards of the zones it names (recorded where a zone's cards are read)
 /// or finds by a relation (`host`, `attached`: their zones are recorded where they are found).
+#[derive(Clone, Copy)]
 enum NodeRead {
     /// Nothing but its operands, the cards they name and their attributes.
     Nothing,
@@ -142,6 +154,7 @@ enum NodeRead {
 }
 
 /// See [`NodeRead`].
+#[inline(always)]
 fn node_read(e: &Expr) -> NodeRead {
     match e {
         Expr::Int(_)
@@ -347,14 +360,20 @@ impl Game<'_> {
     fn recorded_reads(&mut self) -> Option<&mut Reads> {
         match &mut self.rule_run {
             Some(run) => Some(&mut run.reads),
-            None => self.derived.recording.as_mut(),
+            None => self
+                .derived
+                .recording
+                .as_mut()
+                .or(self.offers_recording.as_mut()),
         }
     }
 
     /// Whether reads are recorded now.
     #[inline(always)]
     pub(super) fn recording(&self) -> bool {
-        self.rule_run.is_some() || self.derived.recording.is_some()
+        self.rule_run.is_some()
+            || self.derived.recording.is_some()
+            || self.offers_recording.is_some()
     }
 
     /// Whether nothing a memo's reads name changed since it was taken (the values continuous
@@ -407,17 +426,21 @@ impl Game<'_> {
     #[inline(always)]
     pub(super) fn note_read(&mut self, e: &Expr) {
         if self.recording() {
-            self.record_read(e);
+            // most nodes read nothing of their own: a table lookup, no call
+            let read = node_read(e);
+            if !matches!(read, NodeRead::Nothing) {
+                self.record_read(read);
+            }
         }
     }
 
-    /// [`Game::note_read`] while reads are recorded.
+    /// [`Game::note_read`] of a node that reads `read`, while reads are recorded.
     #[inline(never)]
-    fn record_read(&mut self, e: &Expr) {
+    fn record_read(&mut self, read: NodeRead) {
         let Some(r) = self.recorded_reads() else {
             return;
         };
-        match node_read(e) {
+        match read {
             NodeRead::Nothing => {}
             NodeRead::Derived => r.derived = true,
             NodeRead::Players => r.players = true,
@@ -505,7 +528,13 @@ impl Game<'_> {
     /// nothing and nothing it read changed since.
     pub(super) fn rule_unchanged(&mut self, you: Seat, r: usize) -> bool {
         let i = self.memo_index(you, r);
-        let Some(m) = self.rule_memos.get(i).and_then(Option::as_ref) else {
+        self.memo_holds(|g| g.rule_memos.get(i).and_then(Option::as_ref))
+    }
+
+    /// Whether the memo `memo` finds (if any) still holds: nothing it read changed since it
+    /// was taken, the values continuous abilities give included (derived again if need be).
+    fn memo_holds(&mut self, memo: impl Fn(&Self) -> Option<&RuleMemo>) -> bool {
+        let Some(m) = memo(self) else {
             return false;
         };
         if !self.reads_unchanged(m) {
@@ -521,6 +550,64 @@ impl Game<'_> {
         let tick = m.tick;
         self.refresh();
         self.stamps.derived <= tick
+    }
+
+    /// Where the offers of ruleset action `action` to `seat` are kept.
+    fn offers_memo_index(&self, seat: Seat, action: u16) -> usize {
+        usize::from(action)
+            .saturating_mul(self.prog.players())
+            .saturating_add(seat as usize)
+    }
+
+    /// The offers of ruleset action `action` to `seat` kept from their last reading, if nothing
+    /// that reading read changed since (they are what reading them again would give).
+    pub(super) fn kept_offers(&mut self, seat: Seat, action: u16) -> Option<&[Offer]> {
+        let i = self.offers_memo_index(seat, action);
+        if !self.memo_holds(|g| g.offer_memos.get(i)?.as_ref().map(|m| &m.memo)) {
+            return None;
+        }
+        self.offer_memos
+            .get(i)?
+            .as_ref()
+            .map(|m| m.offers.as_slice())
+    }
+
+    /// Starts recording what reading an action's offers reads; `false` (nothing recorded) when
+    /// reads are recorded already (a window inside a recorded rule) or a payability check runs.
+    pub(super) fn begin_offers_recording(&mut self) -> bool {
+        if self.recording() || self.dry.active {
+            return false;
+        }
+        self.offers_recording = Some(Reads::default());
+        true
+    }
+
+    /// Ends the recording [`Game::begin_offers_recording`] started: the offers of `action` to
+    /// `seat` are kept with what they read, unless they read something not followed.
+    pub(super) fn end_offers_recording(&mut self, seat: Seat, action: u16, offers: &[Offer]) {
+        let Some(reads) = self.offers_recording.take() else {
+            return;
+        };
+        let memo = (!reads.everything).then(|| OffersMemo {
+            memo: self.memo_now(reads),
+            offers: offers.to_vec(),
+        });
+        let i = self.offers_memo_index(seat, action);
+        if let Some(slot) = self.offer_memos.get_mut(i) {
+            *slot = memo;
+        }
+    }
+
+    /// Notes whether offers kept as unchanged (`kept`) are those read again (`read`): a test
+    /// of the memo ([`Game::verify_rule_skips`]).
+    pub(super) fn verify_kept_offers(&mut self, action: u16, kept: &[Offer], read: &[Offer]) {
+        self.verified_offers = self.verified_offers.saturating_add(1);
+        if kept != read {
+            self.notes.push(format!(
+                "an action's offers were to be skipped as unchanged, but reading them again gave \
+                 other offers (action {action}: kept {kept:?}, read {read:?})"
+            ));
+        }
     }
 
     fn any_while_duration(&self) -> bool {
@@ -577,10 +664,11 @@ impl Game<'_> {
         }
     }
 
-    /// Runs check rules even when their memos say they would change nothing, and derives the
-    /// continuous abilities again even when their memo says nothing they read changed, and
-    /// notes (in [`Game::notes`]) any such run that changed the game, or derivation that gave
-    /// other modifiers: a test of the memos.
+    /// Runs check rules even when their memos say they would change nothing, derives the
+    /// continuous abilities again even when their memo says nothing they read changed, reads
+    /// an action's offers again even when they are kept, and notes (in [`Game::notes`]) any
+    /// such run that changed the game, derivation that gave other modifiers, or offers that
+    /// differ: a test of the memos.
     #[doc(hidden)]
     pub fn verify_rule_skips(&mut self, on: bool) {
         self.verify_skips = on;
@@ -604,6 +692,12 @@ impl Game<'_> {
     #[doc(hidden)]
     pub fn verified_derivation_skips(&self) -> usize {
         self.verified_derivations
+    }
+
+    /// How many kept offers of actions were checked so far ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_kept_offers(&self) -> usize {
+        self.verified_offers
     }
 }
 

@@ -222,8 +222,31 @@ impl<'p> Game<'p> {
     }
 
     /// The offers of a ruleset action: once per candidate card meeting its `if` (identical
-    /// cards in the same situation are one offer), or once when it has no candidates.
+    /// cards in the same situation are one offer), or once when it has no candidates. Those
+    /// of the last reading are kept while nothing that reading read changes (`rule_memo`).
     fn action_offers(&mut self, seat: Seat, ai: u16, out: &mut Vec<Offer>) {
+        let verify = self.verify_skips;
+        let kept = match self.kept_offers(seat, ai) {
+            Some(kept) if !verify => {
+                out.extend_from_slice(kept);
+                return;
+            }
+            kept => kept.map(<[Offer]>::to_vec),
+        };
+        let start = out.len();
+        let recorded = self.begin_offers_recording();
+        self.read_action_offers(seat, ai, out);
+        if recorded {
+            self.end_offers_recording(seat, ai, &out[start..]);
+        }
+        if let Some(kept) = kept {
+            let read = out[start..].to_vec();
+            self.verify_kept_offers(ai, &kept, &read);
+        }
+    }
+
+    /// [`Game::action_offers`] read from the game.
+    fn read_action_offers(&mut self, seat: Seat, ai: u16, out: &mut Vec<Offer>) {
         let prog: &'p Program = self.prog;
         let a = &prog.ruleset.actions[ai as usize];
         self.push_ctx(seat, None, None, None);
