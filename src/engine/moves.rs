@@ -125,6 +125,9 @@ impl<'p> Game<'p> {
         let data = Rc::new(data.clone());
         for &c in self.trigger_candidates(data.event).iter() {
             let zone = self.state.cards[c as usize].zone.zone;
+            if !self.may_answer(c, zone, data.event, ir::Semantics::Replacement) {
+                continue;
+            }
             for (this, aref) in self.abilities_in(c, zone) {
                 if applied.contains(&(c, aref)) {
                     continue;

@@ -20,6 +20,18 @@ pub struct AbilityMeta {
     pub zone: Option<u16>,
     /// Its core semantics.
     pub semantics: Semantics,
+    /// The event its trigger answers (its index), if it has a trigger on a declared event.
+    pub event: Option<u16>,
+}
+
+impl AbilityMeta {
+    /// Whether it works in zone `zone` (`in_play`: whether that zone's cards are in play).
+    pub fn works_in(&self, zone: u16, in_play: bool) -> bool {
+        match self.zone {
+            Some(z) => z == zone,
+            None => in_play,
+        }
+    }
 }
 
 /// A state the ruleset declares: a member of an exclusive group, or a flag.
@@ -163,7 +175,13 @@ impl Program {
         let unnegatable = attributes_meaning(&ruleset, ir::AttributeSemantics::Unnegatable);
         let carried = attributes_meaning(&ruleset, ir::AttributeSemantics::Carried);
         let core = |m: ir::CoreEvent| core_event(&ruleset, m);
-        let meta = ability_meta(&ruleset, &cards, &zones, &carried, &unnegatable);
+        let meta = ability_meta(
+            &ruleset,
+            &cards,
+            (&zones, &event_index),
+            &carried,
+            &unnegatable,
+        );
         let in_play: Vec<bool> = ruleset.zones.iter().map(|z| z.in_play).collect();
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
@@ -566,7 +584,7 @@ fn phase_pcs(ruleset: &ir::Ruleset) -> Vec<usize> {
 fn ability_meta(
     ruleset: &ir::Ruleset,
     cards: &[ir::Card],
-    zones: &HashMap<Id, u16>,
+    (zones, events): (&HashMap<Id, u16>, &HashMap<Id, u16>),
     carried: &[Id],
     unnegatable: &[Id],
 ) -> Vec<Vec<AbilityMeta>> {
@@ -583,6 +601,10 @@ fn ability_meta(
                         None => kinds_zone(ruleset, zones, &a.kind),
                     },
                     semantics: a.semantics,
+                    event: a
+                        .trigger
+                        .as_ref()
+                        .and_then(|t| events.get(&t.event).copied()),
                 })
                 .collect()
         })

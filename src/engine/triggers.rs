@@ -481,10 +481,7 @@ impl<'p> Game<'p> {
         let def = self.state.cards[c as usize].def;
         let metas = &prog.meta[def as usize];
         let in_play = prog.in_play.get(zone as usize).copied().unwrap_or(false);
-        let works = |m: &super::program::AbilityMeta| match m.zone {
-            Some(z) => z == zone,
-            None => in_play,
-        };
+        let works = |m: &super::program::AbilityMeta| m.works_in(zone, in_play);
         if metas.iter().any(|m| !m.carried && works(m)) {
             let (negated, all) = match neg {
                 Some(n) => n,
@@ -606,6 +603,9 @@ impl<'p> Game<'p> {
                 Some((lc, z, neg)) if lc == c => (z.zone, Some(neg)),
                 _ => (self.state.cards[c as usize].zone.zone, None),
             };
+            if !self.may_answer(c, zone, e.event, ir::Semantics::Triggered) {
+                continue;
+            }
             for (this, aref) in self.abilities_as(c, zone, neg) {
                 if !self.limit_ok(c, aref) {
                     continue;
@@ -624,6 +624,28 @@ impl<'p> Game<'p> {
                 }
             }
         }
+    }
+
+    /// Whether card `c`, in zone `zone`, may have an ability of `semantics` answering `event`:
+    /// one of its own that works there, or any when cards are set on it (they may give it
+    /// one). A card that may not is passed over without listing its abilities (none of them
+    /// would answer).
+    pub(super) fn may_answer(
+        &mut self,
+        c: CardId,
+        zone: u16,
+        event: u16,
+        semantics: ir::Semantics,
+    ) -> bool {
+        let prog: &'p Program = self.prog;
+        let metas = &prog.meta[self.state.cards[c as usize].def as usize];
+        let in_play = prog.in_play.get(zone as usize).copied().unwrap_or(false);
+        metas.iter().any(|m| {
+            !m.carried
+                && m.semantics == semantics
+                && m.event == Some(event)
+                && m.works_in(zone, in_play)
+        }) || self.is_host(c)
     }
 
     /// Whether a condition holds now (a condition that cannot be read does not hold).
