@@ -305,7 +305,7 @@ pub struct Game<'p> {
     /// Emptied card lists to fill again (`Game::pooled_cards_of`).
     card_pool: CardPool,
     /// The candidate slots of the slot choices whose conditions are being read, innermost last.
-    slot_its: Vec<String>,
+    slot_its: Vec<&'p str>,
     answers: Vec<Answer>,
     answer_pos: usize,
     pending: Vec<Pending>,

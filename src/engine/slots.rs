@@ -225,10 +225,10 @@ impl<'p> Game<'p> {
                 continue;
             }
             if let Some(cond) = condition {
-                self.slot_its.push(s.clone());
-                let r = self.eval(cond);
+                self.slot_its.push(s);
+                let r = self.eval_true(cond);
                 self.slot_its.pop();
-                if !r?.is_true() {
+                if !r? {
                     continue;
                 }
             }
@@ -277,10 +277,15 @@ impl<'p> Game<'p> {
 
     /// The candidate slot of the slot choice `k` levels out from the innermost (0).
     pub(super) fn slot_candidate(&self, k: u32) -> Value {
+        self.slot_candidate_name(k)
+            .map_or(Value::Absent, |s| Value::Text(s.to_string()))
+    }
+
+    /// [`Game::slot_candidate`]'s name, read in place.
+    pub(super) fn slot_candidate_name(&self, k: u32) -> Option<&'p str> {
         let at = usize::try_from(k)
             .ok()
             .and_then(|k| self.slot_its.len().checked_sub(k)?.checked_sub(1));
-        at.and_then(|i| self.slot_its.get(i))
-            .map_or(Value::Absent, |s| Value::Text(s.clone()))
+        at.and_then(|i| self.slot_its.get(i)).copied()
     }
 }

@@ -69,11 +69,22 @@ impl Game<'_> {
         Ok(self.equal(&x, &y))
     }
 
-    /// One side of [`Game::texts_equal`], its card read (a text or a field's card and name).
+    /// One side of [`Game::texts_equal`], its card read (a text, a field's card and name, a
+    /// card whose slot is read, a slot choice's candidate).
+    #[inline(always)]
     fn text_side<'e>(&mut self, e: &'e Expr) -> Result<TextSide<'e>, Box<Request>> {
         Ok(match e {
             Expr::Field { of, field } => TextSide::Field(self.eval_card(of)?, field),
             Expr::Text(t) => TextSide::Text(t),
+            Expr::SlotOf(card) => {
+                // noted as `eval` notes it, before its card is read
+                self.note_read(e);
+                TextSide::SlotOf(self.eval_card(card)?)
+            }
+            Expr::SlotCandidate(k) => {
+                self.note_read(e);
+                TextSide::SlotCandidate(*k)
+            }
             _ => TextSide::Value(self.eval(e)?),
         })
     }
@@ -83,7 +94,9 @@ impl Game<'_> {
         match side {
             TextSide::Text(t) => Some(t),
             TextSide::Field(Some(c), field) => self.field_text(*c, field),
-            TextSide::Field(None, _) => None,
+            TextSide::SlotOf(Some(c)) => self.state.cards[*c as usize].slot.as_deref(),
+            TextSide::SlotCandidate(k) => self.slot_candidate_name(*k),
+            TextSide::Field(None, _) | TextSide::SlotOf(None) => None,
             TextSide::Value(Value::Text(t)) => Some(t),
             TextSide::Value(_) => None,
         }
@@ -94,7 +107,12 @@ impl Game<'_> {
         match side {
             TextSide::Text(t) => Value::Text((*t).to_string()),
             TextSide::Field(Some(c), field) => self.field(*c, field),
-            TextSide::Field(None, _) => Value::Absent,
+            TextSide::Field(None, _) | TextSide::SlotOf(None) => Value::Absent,
+            TextSide::SlotOf(Some(c)) => self.state.cards[*c as usize]
+                .slot
+                .clone()
+                .map_or(Value::Absent, Value::Text),
+            TextSide::SlotCandidate(k) => self.slot_candidate(*k),
             TextSide::Value(v) => v.clone(),
         }
     }
@@ -319,14 +337,20 @@ fn compared(op: Op, a: Option<i64>, b: Option<i64>) -> bool {
 /// Whether an expression is a text or a card's field: an equality of two such reads them in
 /// place ([`Game::texts_equal`]).
 fn texty(e: &Expr) -> bool {
-    matches!(e, Expr::Text(_) | Expr::Field { .. })
+    matches!(
+        e,
+        Expr::Text(_) | Expr::Field { .. } | Expr::SlotOf(_) | Expr::SlotCandidate(_)
+    )
 }
 
 /// One side of an equality of texts: a text, a card's field (the card, if any, and the
-/// field's name), or another value.
+/// field's name), a card's slot (the card, if any), the candidate of the slot choice `k`
+/// levels out, or another value.
 enum TextSide<'e> {
     Text(&'e str),
     Field(Option<CardId>, &'e str),
+    SlotOf(Option<CardId>),
+    SlotCandidate(u32),
     Value(Value),
 }
 
