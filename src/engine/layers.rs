@@ -160,7 +160,7 @@ impl<'p> Game<'p> {
         let own = self.continuous_cards();
         let hosts = self.host_list();
         // where each card is, and anything of it (of a card set on it too), is read: the zones
-        // of the first 64 slots noted once each, after the loop
+        // of the first 64 slots noted together, after the loop
         let mut slots_read = 0u64;
         for c in merged(&own, &hosts) {
             let slot = self.state.slot(self.state.cards[c as usize].zone);
@@ -197,10 +197,7 @@ impl<'p> Game<'p> {
                 self.pop_ctx_now();
             }
         }
-        while slots_read != 0 {
-            self.note_slot(slots_read.trailing_zeros() as usize);
-            slots_read &= slots_read.wrapping_sub(1);
-        }
+        self.note_slots_below_64(slots_read);
         mods
     }
 

@@ -83,10 +83,10 @@ pub(super) enum Touched {
 /// What a rule's run read so far.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Reads {
-    /// The zone slots whose cards it listed.
-    slots: SmallVec<[u16; 4]>,
-    /// Those of them below 64, one bit each (a zone listed again is found at once).
-    noted_below_64: u64,
+    /// The zone slots below 64 whose cards it listed, one bit each.
+    slots_below_64: u64,
+    /// The zone slots from 64 on whose cards it listed (no game has that many yet).
+    slots_from_64: SmallVec<[u16; 2]>,
     /// The players' counters or keywords.
     players: bool,
     /// Stats, keywords, abilities: what modifiers and continuous abilities give.
@@ -384,11 +384,23 @@ impl Game<'_> {
             && (!m.reads.turn || m.turn == self.turn_key())
             && (!m.reads.players || s.players <= m.tick)
             && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
-            && m.reads.slots.iter().all(|&k| {
-                s.slots
-                    .get(usize::from(k))
-                    .is_some_and(|&stamp| stamp <= m.tick)
-            })
+            && self.slots_unchanged(&m.reads, m.tick)
+    }
+
+    /// Whether no zone slot that `reads` listed changed after `tick`.
+    fn slots_unchanged(&self, reads: &Reads, tick: u64) -> bool {
+        let unchanged = |k: usize| self.stamps.slots.get(k).is_some_and(|&t| t <= tick);
+        let mut below = reads.slots_below_64;
+        while below != 0 {
+            if !unchanged(below.trailing_zeros() as usize) {
+                return false;
+            }
+            below &= below.wrapping_sub(1);
+        }
+        reads
+            .slots_from_64
+            .iter()
+            .all(|&k| unchanged(usize::from(k)))
     }
 
     /// A memo of what a run that ends now read: with the clock, the turn and the history's
@@ -486,20 +498,24 @@ impl Game<'_> {
         let Some(r) = self.recorded_reads() else {
             return;
         };
-        let bit = u32::try_from(slot).map_or(0, |s| 1u64.checked_shl(s).unwrap_or(0));
-        if r.noted_below_64 & bit != 0 {
+        if let Some(bit) = u32::try_from(slot).ok().and_then(|s| 1u64.checked_shl(s)) {
+            r.slots_below_64 |= bit;
             return;
         }
         match u16::try_from(slot) {
-            Ok(s) if !r.slots.contains(&s) => {
-                r.slots.push(s);
-                r.noted_below_64 |= 1u64.checked_shl(u32::from(s)).unwrap_or(0);
-            }
+            Ok(s) if !r.slots_from_64.contains(&s) => r.slots_from_64.push(s),
             Ok(_) => {}
             Err(_) => {
                 r.everything = true;
                 self.stop_useless_derive_recording();
             }
+        }
+    }
+
+    /// [`Game::note_slot`] of every slot below 64 whose bit `mask` has.
+    pub(super) fn note_slots_below_64(&mut self, mask: u64) {
+        if let Some(r) = self.recorded_reads() {
+            r.slots_below_64 |= mask;
         }
     }
 
