@@ -552,25 +552,16 @@ fn replayed(t: &Taken, req: &Request) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::{card_hash, CardState};
-    use crate::engine::state::ZoneKey;
 
     /// A standing card of player 0 on a stage slot.
     fn on_slot(def: u32, slot: &str) -> CardState {
         CardState {
             def,
-            owner: 0,
-            controller: 0,
-            zone: ZoneKey { zone: 0, owner: 0 },
             face_up: true,
             states: 1,
             counters: vec![0, 0],
-            host: None,
-            incarnation: 0,
-            entered: 0,
-            treat: None,
-            known: 0,
-            effect_negated: false,
             slot: Some(slot.to_string()),
+            ..CardState::default()
         }
     }
 

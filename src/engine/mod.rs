@@ -1551,13 +1551,9 @@ fn placed_card(prog: &Program, p: &Placement) -> CardState {
         face_up,
         states,
         counters,
-        host: None,
-        incarnation: 0,
-        entered: 0,
-        treat: None,
-        known: 0,
-        effect_negated: false,
         slot: p.slot.clone(),
+        // not set on a card, not moved yet, nothing known or negated
+        ..CardState::default()
     }
 }
 

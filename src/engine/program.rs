@@ -183,6 +183,7 @@ impl Program {
             &unnegatable,
         );
         let in_play: Vec<bool> = ruleset.zones.iter().map(|z| z.in_play).collect();
+        let triggers = trigger_index(&meta);
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
@@ -223,7 +224,7 @@ impl Program {
             core_enter: core(ir::CoreEvent::Enter),
             core_leave: core(ir::CoreEvent::Leave),
             core_declare: core(ir::CoreEvent::Declare),
-            triggers: trigger_index(&cards, &event_index),
+            triggers,
             replaceable: replaceable(&cards, &event_index, ruleset.events.len()),
             event_index,
             phase_pc: phase_pcs(&ruleset),
@@ -538,18 +539,15 @@ fn callables(ruleset: &ir::Ruleset) -> HashMap<Id, ir::Procedure> {
         .collect()
 }
 
-/// Per card: (event, ability) of each ability with a trigger on an event the game declares.
-fn trigger_index(cards: &[ir::Card], event_index: &HashMap<Id, u16>) -> Vec<Vec<(u16, u16)>> {
-    cards
-        .iter()
-        .map(|c| {
-            c.abilities
+/// Per card: (event, ability) of each ability with a trigger on an event the game declares
+/// (`AbilityMeta::event`).
+fn trigger_index(meta: &[Vec<AbilityMeta>]) -> Vec<Vec<(u16, u16)>> {
+    meta.iter()
+        .map(|abilities| {
+            abilities
                 .iter()
                 .enumerate()
-                .filter_map(|(i, a)| {
-                    let t = a.trigger.as_ref()?;
-                    Some((*event_index.get(&t.event)?, index16(i)))
-                })
+                .filter_map(|(i, m)| Some((m.event?, index16(i))))
                 .collect()
         })
         .collect()

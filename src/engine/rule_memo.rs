@@ -530,7 +530,7 @@ impl Game<'_> {
         }
     }
 
-    /// Where rule `r`'s memo for player `you` sits.
+    /// Where rule `r`'s memo for player `you` sits (and action `r`'s kept offers to `you`).
     fn memo_index(&self, you: Seat, r: usize) -> usize {
         r.saturating_mul(self.prog.players())
             .saturating_add(you as usize)
@@ -568,17 +568,10 @@ impl Game<'_> {
         self.stamps.derived <= tick
     }
 
-    /// Where the offers of ruleset action `action` to `seat` are kept.
-    fn offers_memo_index(&self, seat: Seat, action: u16) -> usize {
-        usize::from(action)
-            .saturating_mul(self.prog.players())
-            .saturating_add(seat as usize)
-    }
-
     /// The offers of ruleset action `action` to `seat` kept from their last reading, if nothing
     /// that reading read changed since (they are what reading them again would give).
     pub(super) fn kept_offers(&mut self, seat: Seat, action: u16) -> Option<&[Offer]> {
-        let i = self.offers_memo_index(seat, action);
+        let i = self.memo_index(seat, usize::from(action));
         if !self.memo_holds(|g| g.offer_memos.get(i)?.as_ref().map(|m| &m.memo)) {
             return None;
         }
@@ -608,7 +601,7 @@ impl Game<'_> {
             memo: self.memo_now(reads),
             offers: offers.to_vec(),
         });
-        let i = self.offers_memo_index(seat, action);
+        let i = self.memo_index(seat, usize::from(action));
         if let Some(slot) = self.offer_memos.get_mut(i) {
             *slot = memo;
         }

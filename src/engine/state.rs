@@ -58,7 +58,7 @@ pub fn next_seat(p: usize, players: usize) -> usize {
 }
 
 /// A zone of a player (or of everyone, for shared zones: owner 0).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ZoneKey {
     /// The zone's index.
     pub zone: u16,
@@ -194,8 +194,8 @@ pub struct TreatAs {
     pub fields: BTreeMap<String, Value>,
 }
 
-/// One card in the game.
-#[derive(Debug, Clone, PartialEq)]
+/// One card in the game (the default: a blank card of player 0, nothing of it set yet).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct CardState {
     /// Its definition (index into the program's cards).
     pub def: u32,
