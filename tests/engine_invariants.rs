@@ -228,6 +228,40 @@ fn pm_lowered_conditions_agree() {
     lowered_conditions_agree(PM);
 }
 
+/// A check rule's memo follows the states and counters of cards the rule can read, found from
+/// its IR: PMV's `dying_state` tests `dying`, reads `damage`, and tests types, which read
+/// `emerging` (an illusion counts as a character unless emerging) — so its memo outlives a
+/// character waking or attacking; `defense_cancelled` tests `defending` and `attacking`, and
+/// `unset` `equipped`, and neither reads a counter; `defeat` reads a player's counter only.
+#[test]
+fn rules_follow_only_the_states_and_counters_they_name() {
+    let l = support::load(PMV);
+    let reads = |name: &str| {
+        let r = l
+            .program
+            .ruleset
+            .rules
+            .iter()
+            .position(|r| r.name.id == name)
+            .unwrap_or_else(|| panic!("no rule {name}"));
+        l.program
+            .card_reads_of_rule(r)
+            .unwrap_or_else(|| panic!("{name}: what it reads is not known"))
+    };
+    let (mut states, counters) = reads("pmv:dying_state");
+    states.sort_unstable();
+    assert_eq!(states, ["pmv:dying", "pmv:emerging"]);
+    assert_eq!(counters, ["pmv:damage"]);
+    let (mut states, counters) = reads("pmv:defense_cancelled");
+    states.sort_unstable();
+    assert_eq!(states, ["pmv:attacking", "pmv:defending"]);
+    assert!(counters.is_empty(), "{counters:?}");
+    assert_eq!(reads("pmv:unset"), (vec!["pmv:equipped"], vec![]));
+    let (states, counters) = reads("pmv:defeat");
+    assert!(states.is_empty(), "{states:?}");
+    assert_eq!(counters, ["pmv:damage"]);
+}
+
 #[test]
 fn pmv_memos_change_nothing() {
     memos_change_nothing(PMV);

@@ -305,7 +305,8 @@ impl<'p> Game<'p> {
         cs.states &= !info.group_mask;
         cs.states |= 1 << si;
         if cs.states != before {
-            self.changed(Touched::Card(c));
+            let changed = cs.states ^ before;
+            self.changed(Touched::States(c, changed));
             let state = Program::short(&self.prog.states[si as usize].id);
             self.log_cards("state", &[c], |n| format!("{} becomes {state}", n[0]));
         }

@@ -36,6 +36,7 @@ mod payable;
 mod player_keywords;
 pub mod program;
 mod rule_memo;
+mod rule_reads;
 pub mod script;
 mod slots;
 mod stat_queries;
@@ -511,6 +512,8 @@ impl<'p> Game<'p> {
         let state = initial_state(prog, placements);
         let (stamps, rule_memos) = rule_memo::fresh(
             state.zones.len(),
+            prog.states.len(),
+            prog.ruleset.counters.len(),
             prog.ruleset.rules.len().saturating_mul(prog.players()),
         );
         Game {

@@ -148,6 +148,9 @@ pub struct Program {
     pub scripts: super::script::Scripts,
     /// The filters' conditions, lowered (learned with the names' addresses).
     pub conds: super::lowered::Conds,
+    /// Per rule of the ruleset: the states and counters of cards its runs can read (a memo of
+    /// a run outlives a change to any other).
+    pub(super) rule_reads: Vec<Option<super::rule_reads::CardReads>>,
 }
 
 impl Program {
@@ -186,6 +189,7 @@ impl Program {
         let triggers = trigger_index(&meta);
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
+            rule_reads: Vec::new(),
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
             continuous_zones: continuous_zones(&meta, &in_play),
@@ -235,6 +239,7 @@ impl Program {
             ruleset,
         };
         prog.conds = super::lowered::Conds::of_program(&prog);
+        prog.rule_reads = super::rule_reads::of_rules(&prog);
         Ok(prog)
     }
 

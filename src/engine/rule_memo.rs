@@ -12,7 +12,9 @@
 //!
 //! Every change to the game says what it touched ([`Touched`]): the zone of the card it changed
 //! (and of the card it is set on), both zones of a move, a zone's order, a moment, the players,
-//! or everything. Reading anything the recording does not follow (a choice, a random pick, an
+//! or everything. A change of a card's states or of a card's counter also says which: a rule's
+//! memo outlives such a change in the zones it listed when the rule cannot read those states
+//! or that counter (`rule_reads.rs` finds which it can, once, from its IR). Reading anything the recording does not follow (a choice, a random pick, an
 //! ability's uses, a slot, an event's parameters…) or running any statement other than `let`,
 //! `if`, `for each`, `repeat`, `while` and a call of a verb or procedure (whose body's
 //! statements count one by one as they run) makes the run unskippable; the two classifications
@@ -41,8 +43,15 @@ use smallvec::SmallVec;
 pub(super) struct Stamps {
     /// The clock: one tick per change.
     tick: u64,
-    /// Per zone slot (`State::slot`): its cards, their order, and anything of theirs.
-    slots: Vec<u64>,
+    /// Per zone slot (`State::slot`).
+    slots: Vec<SlotStamps>,
+    /// Per zone slot, [`Stamps::width`] entries: per state (by index), when a card of the
+    /// slot last took or left it; then per counter, when a card's moved.
+    parts: Vec<u64>,
+    /// The number of states: where a slot's counters begin in `parts`.
+    states: usize,
+    /// A slot's entries in `parts`: the states, then the counters.
+    width: usize,
     /// The players' counters and keywords.
     players: u64,
     /// The modifiers continuous abilities produce (compared after each derivation).
@@ -58,12 +67,54 @@ pub(super) struct Stamps {
     unread: Vec<u64>,
 }
 
+impl Stamps {
+    /// Zone slot `slot`'s entries for the states whose bits `bits` has, stamped `t`.
+    fn stamp_states(&mut self, slot: usize, mut bits: u64, t: u64) {
+        while bits != 0 {
+            let i = bits.trailing_zeros() as usize;
+            // a state past the table (none is): as any other change
+            self.stamp_part(slot, if i < self.states { i } else { self.width }, t);
+            bits &= bits.wrapping_sub(1);
+        }
+    }
+
+    /// Zone slot `slot`'s entry `i` in `parts` stamped `t`; one past the table (`width`: no
+    /// such state or counter) stamps the slot's other changes instead.
+    fn stamp_part(&mut self, slot: usize, i: usize, t: u64) {
+        let entry = (i < self.width)
+            .then(|| slot.saturating_mul(self.width).saturating_add(i))
+            .and_then(|at| self.parts.get_mut(at));
+        match entry {
+            Some(p) => *p = t,
+            None => {
+                if let Some(s) = self.slots.get_mut(slot) {
+                    s.other = t;
+                }
+            }
+        }
+    }
+}
+
+/// When a zone slot last changed.
+#[derive(Debug, Clone, Copy, Default)]
+struct SlotStamps {
+    /// Its cards, their order, and anything of theirs.
+    any: u64,
+    /// The same, but for a card taking or leaving a state and a card's counter moving (those
+    /// are stamped in [`Stamps::parts`]).
+    other: u64,
+}
+
 /// What one change to the game touched.
 #[derive(Debug, Clone, Copy)]
 pub(super) enum Touched {
-    /// Something of one card (a state, a counter, a modifier, its face, its host…): its zone,
-    /// and the zone of the card it is set on (whose carried abilities it gives).
+    /// Something of one card (a modifier, its face, its host…): its zone, and the zone of the
+    /// card it is set on (whose carried abilities it gives).
     Card(CardId),
+    /// A card took or left states (one bit each, by index), as [`Touched::Card`] touches it.
+    States(CardId, u64),
+    /// A card's counter (by index) moved, as [`Touched::Card`] touches it.
+    Counter(CardId, u16),
     /// A card moved between two zones (or within one), leaving the card it was set on (if any).
     Move {
         from: ZoneKey,
@@ -275,17 +326,14 @@ impl Game<'_> {
         self.state.generation = self.state.generation.saturating_add(1);
         let t = self.next_tick();
         match what {
-            Touched::Card(c) => {
-                self.stamp_card(c, t);
-                if let Some(h) = self.state.cards[c as usize].host {
-                    self.stamp_card(h, t);
-                }
-            }
+            Touched::Card(c) => self.stamp_card_and_host(c, t, Part::Other),
+            Touched::States(c, states) => self.stamp_card_and_host(c, t, Part::States(states)),
+            Touched::Counter(c, k) => self.stamp_card_and_host(c, t, Part::Counter(k)),
             Touched::Move { from, to, host } => {
                 self.stamp_zone(from, t);
                 self.stamp_zone(to, t);
                 if let Some(h) = host {
-                    self.stamp_card(h, t);
+                    self.stamp_card(h, t, Part::Other);
                     self.stamps.hosts = t;
                 }
             }
@@ -306,18 +354,35 @@ impl Game<'_> {
         self.stamps.tick
     }
 
-    fn stamp_card(&mut self, c: CardId, t: u64) {
+    /// A card's zone, and the zone of the card it is set on, stamped with what changed.
+    fn stamp_card_and_host(&mut self, c: CardId, t: u64, part: Part) {
+        self.stamp_card(c, t, part);
+        if let Some(h) = self.state.cards[c as usize].host {
+            self.stamp_card(h, t, part);
+        }
+    }
+
+    fn stamp_card(&mut self, c: CardId, t: u64, part: Part) {
         let k = self.state.cards[c as usize].zone;
-        self.stamp_zone(k, t);
+        self.stamp_slot(self.state.slot(k), t, part);
     }
 
     fn stamp_zone(&mut self, k: ZoneKey, t: u64) {
-        let slot = self.state.slot(k);
-        if let Some(s) = self.stamps.slots.get_mut(slot) {
-            *s = t;
-        } else {
+        self.stamp_slot(self.state.slot(k), t, Part::Other);
+    }
+
+    fn stamp_slot(&mut self, slot: usize, t: u64, part: Part) {
+        let s = &mut self.stamps;
+        let Some(at) = s.slots.get_mut(slot) else {
             // a slot past the table (no game has one): no memo may trust it
-            self.stamps.everything = t;
+            s.everything = t;
+            return;
+        };
+        at.any = t;
+        match part {
+            Part::Other => at.other = t,
+            Part::States(bits) => s.stamp_states(slot, bits, t),
+            Part::Counter(k) => s.stamp_part(slot, s.states.saturating_add(usize::from(k)), t),
         }
     }
 
@@ -342,8 +407,7 @@ impl Game<'_> {
         let last = s
             .slots
             .get(slot)
-            .copied()
-            .unwrap_or(u64::MAX)
+            .map_or(u64::MAX, |s| s.any)
             .max(s.everything)
             .max(s.unread.get(slot).copied().unwrap_or(0));
         (last, s.tick)
@@ -378,18 +442,26 @@ impl Game<'_> {
 
     /// Whether nothing a memo's reads name changed since it was taken (the values continuous
     /// abilities give aside).
-    fn reads_unchanged(&self, m: &RuleMemo) -> bool {
+    fn reads_unchanged(&self, m: &RuleMemo, rule: Option<usize>) -> bool {
         let s = &self.stamps;
         s.everything <= m.tick
             && (!m.reads.turn || m.turn == self.turn_key())
             && (!m.reads.players || s.players <= m.tick)
             && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
-            && self.slots_unchanged(&m.reads, m.tick)
+            && self.slots_unchanged(&m.reads, m.tick, rule)
     }
 
-    /// Whether no zone slot that `reads` listed changed after `tick`.
-    fn slots_unchanged(&self, reads: &Reads, tick: u64) -> bool {
-        let unchanged = |k: usize| self.stamps.slots.get(k).is_some_and(|&t| t <= tick);
+    /// Whether no zone slot that `reads` listed changed after `tick` (in a way the run could
+    /// read, when it is the run of rule `rule`).
+    fn slots_unchanged(&self, reads: &Reads, tick: u64, rule: Option<usize>) -> bool {
+        // a slot that did not change at all is the common case: its parts are read only
+        // when it changed
+        let unchanged = |k: usize| {
+            self.stamps.slots.get(k).is_some_and(|s| {
+                s.any <= tick
+                    || (s.other <= tick && rule.is_some_and(|r| self.parts_unchanged(k, r, tick)))
+            })
+        };
         let mut below = reads.slots_below_64;
         while below != 0 {
             if !unchanged(below.trailing_zeros() as usize) {
@@ -401,6 +473,37 @@ impl Game<'_> {
             .slots_from_64
             .iter()
             .all(|&k| unchanged(usize::from(k)))
+    }
+
+    /// Whether no card of zone slot `k` took or left a state, or had a counter moved, that
+    /// rule `rule` can read, after `tick` (`false` when what it reads is not known).
+    #[inline(never)]
+    fn parts_unchanged(&self, k: usize, rule: usize, tick: u64) -> bool {
+        let Some(Some(cards)) = self.prog.rule_reads.get(rule) else {
+            return false;
+        };
+        let s = &self.stamps;
+        let base = k.saturating_mul(s.width);
+        let part_unchanged = |i: usize| {
+            s.parts
+                .get(base.saturating_add(i))
+                .is_some_and(|&t| t <= tick)
+        };
+        let mut states = cards.states;
+        while states != 0 {
+            if !part_unchanged(states.trailing_zeros() as usize) {
+                return false;
+            }
+            states &= states.wrapping_sub(1);
+        }
+        let mut counters = cards.counters;
+        while counters != 0 {
+            if !part_unchanged(s.states.saturating_add(counters.trailing_zeros() as usize)) {
+                return false;
+            }
+            counters &= counters.wrapping_sub(1);
+        }
+        true
     }
 
     /// A memo of what a run that ends now read: with the clock, the turn and the history's
@@ -429,7 +532,7 @@ impl Game<'_> {
     pub(super) fn derivation_unchanged(&self) -> bool {
         self.derived.memo.as_ref().is_some_and(|m| {
             m.cards == self.state.cards.len()
-                && self.reads_unchanged(&m.reads)
+                && self.reads_unchanged(&m.reads, None)
                 && !self.any_while_duration()
         })
     }
@@ -542,18 +645,24 @@ impl Game<'_> {
 
     /// Whether check rule `r`, run for `you`, would change nothing: its last run changed
     /// nothing and nothing it read changed since.
+    #[inline]
     pub(super) fn rule_unchanged(&mut self, you: Seat, r: usize) -> bool {
         let i = self.memo_index(you, r);
-        self.memo_holds(|g| g.rule_memos.get(i).and_then(Option::as_ref))
+        self.memo_holds(|g| g.rule_memos.get(i).and_then(Option::as_ref), Some(r))
     }
 
     /// Whether the memo `memo` finds (if any) still holds: nothing it read changed since it
     /// was taken, the values continuous abilities give included (derived again if need be).
-    fn memo_holds(&mut self, memo: impl Fn(&Self) -> Option<&RuleMemo>) -> bool {
+    #[inline]
+    fn memo_holds(
+        &mut self,
+        memo: impl Fn(&Self) -> Option<&RuleMemo>,
+        rule: Option<usize>,
+    ) -> bool {
         let Some(m) = memo(self) else {
             return false;
         };
-        if !self.reads_unchanged(m) {
+        if !self.reads_unchanged(m, rule) {
             return false;
         }
         if !m.reads.derived {
@@ -572,7 +681,7 @@ impl Game<'_> {
     /// that reading read changed since (they are what reading them again would give).
     pub(super) fn kept_offers(&mut self, seat: Seat, action: u16) -> Option<&[Offer]> {
         let i = self.memo_index(seat, usize::from(action));
-        if !self.memo_holds(|g| g.offer_memos.get(i)?.as_ref().map(|m| &m.memo)) {
+        if !self.memo_holds(|g| g.offer_memos.get(i)?.as_ref().map(|m| &m.memo), None) {
             return None;
         }
         self.offer_memos
@@ -710,11 +819,32 @@ impl Game<'_> {
     }
 }
 
-/// Fresh stamps for a game with `slots` zone slots, and an empty memo per rule and player.
-pub(super) fn fresh(slots: usize, memos: usize) -> (Stamps, Vec<Option<RuleMemo>>) {
+/// What a change to a card changed, for its zone's stamps.
+#[derive(Clone, Copy)]
+enum Part {
+    /// Anything but states and counters.
+    Other,
+    /// States (one bit each, by index).
+    States(u64),
+    /// A counter (by index).
+    Counter(u16),
+}
+
+/// Fresh stamps for a game with `slots` zone slots, `states` states and `counters` counters,
+/// and an empty memo per rule and player.
+pub(super) fn fresh(
+    slots: usize,
+    states: usize,
+    counters: usize,
+    memos: usize,
+) -> (Stamps, Vec<Option<RuleMemo>>) {
+    let width = states.saturating_add(counters);
     (
         Stamps {
-            slots: vec![0; slots],
+            slots: vec![SlotStamps::default(); slots],
+            parts: vec![0; slots.saturating_mul(width)],
+            states,
+            width,
             ..Stamps::default()
         },
         vec![None; memos],

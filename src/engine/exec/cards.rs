@@ -159,7 +159,7 @@ impl<'p> Game<'p> {
     pub(in crate::engine) fn clear_state(&mut self, c: CardId, si: u16, state: &str) {
         if self.state.in_state(c, si) {
             self.state.cards[c as usize].states &= !(1u64 << si);
-            self.changed(Touched::Card(c));
+            self.changed(Touched::States(c, 1u64 << si));
             let state = Program::short(state);
             self.log_cards("state", &[c], |n| format!("{} is no longer {state}", n[0]));
         }

@@ -100,7 +100,7 @@ impl<'p> Game<'p> {
         let now = *x;
         self.changed(match c.subject {
             Subject::Player(_) => Touched::Players,
-            Subject::Card(card) => Touched::Card(card),
+            Subject::Card(card) => Touched::Counter(card, c.counter),
         });
         let short = Program::short(c.id);
         let line = |n: &str| format!("{n}: {short} {op} {v} (now {now})");
