@@ -142,7 +142,7 @@ pub(super) struct Reads {
     players: bool,
     /// Stats, keywords, abilities: what modifiers and continuous abilities give.
     derived: bool,
-    /// The event history (what happened, what was cancelled since) and the moments reached.
+    /// The event history (what happened since) and the moments reached.
     history: bool,
     /// The turn's number or the turn player.
     turn: bool,
@@ -253,7 +253,10 @@ fn node_read(e: &Expr) -> NodeRead {
         | Expr::EffectNegated(_) => NodeRead::Derived,
         Expr::Counter { .. } => NodeRead::Players,
         Expr::PlayerHas { .. } => NodeRead::PlayersDerived,
-        Expr::Happened { .. } | Expr::Cancelled { .. } => NodeRead::History,
+        // the cancellations `cancelled` reads change only by a `cancel` and by an event that
+        // lifts one, and both make every memo stale (`Game::cancellations_changed`)
+        Expr::Cancelled { .. } => NodeRead::Nothing,
+        Expr::Happened { .. } => NodeRead::History,
         Expr::EachPlayer | Expr::TurnNumber | Expr::IsTurnPlayer(_) => NodeRead::Turn,
         Expr::EventParam(_)
         | Expr::Related { .. }
@@ -411,6 +414,13 @@ impl Game<'_> {
             .max(s.everything)
             .max(s.unread.get(slot).copied().unwrap_or(0));
         (last, s.tick)
+    }
+
+    /// The cancellations (`cancelled(e, x)`) changed: as with anything else no memo follows,
+    /// every memo is stale.
+    pub(super) fn cancellations_changed(&mut self) {
+        let t = self.next_tick();
+        self.stamps.everything = t;
     }
 
     /// The modifiers continuous abilities produce were derived again and differ from before.

@@ -594,9 +594,13 @@ impl<'p> Game<'p> {
     pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
         self.state.history.push((e.event, Rc::clone(&e.args)));
         let subject = e.args.first().cloned().unwrap_or(Value::Absent);
+        let cancellations = self.state.cancelled.len();
         self.state
             .cancelled
             .retain(|(ev, s)| !(*ev == e.event && *s == subject));
+        if self.state.cancelled.len() != cancellations {
+            self.cancellations_changed();
+        }
         let e = Rc::new(e);
         for &c in self.trigger_candidates(e.event).iter() {
             let (zone, neg) = match lookback {
