@@ -167,9 +167,10 @@ fn play_verified<const N: usize>(
 /// memos would skip runs anyway and must change nothing; the continuous abilities are derived
 /// again when their memo says nothing they read changed, and must give the same modifiers; a
 /// zone's loop fingerprint kept as unchanged is hashed again, and must be the same; an
-/// action's offers kept as unchanged are read again, and must be the same.
+/// action's offers kept as unchanged are read again, and must be the same; a card's stats
+/// kept from an earlier generation are computed again, and must be the same.
 fn memos_change_nothing(pack: &str) {
-    let [rules, derivations, zones, offers] = play_verified(
+    let [rules, derivations, zones, offers, stats] = play_verified(
         pack,
         VERIFIED_GAMES,
         |g| g.verify_rule_skips(true),
@@ -179,17 +180,19 @@ fn memos_change_nothing(pack: &str) {
                 g.verified_derivation_skips(),
                 g.verified_zone_fingerprints(),
                 g.verified_kept_offers(),
+                g.verified_kept_stats(),
             ]
         },
         "to be skipped as unchanged",
     );
     println!(
-        "{pack}: verified {rules} skippable rule runs, {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers"
+        "{pack}: verified {rules} skippable rule runs, {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers, {stats} kept stats"
     );
     assert!(rules > 0, "{pack}: no check rule was ever skippable");
     assert!(derivations > 0, "{pack}: no derivation was ever skippable");
     assert!(zones > 0, "{pack}: no zone fingerprint was ever kept");
     assert!(offers > 0, "{pack}: no action's offers were ever kept");
+    assert!(stats > 0, "{pack}: no card's stats were ever kept");
 }
 
 /// Plays games with every lowered filter condition checked against the condition as written

@@ -466,13 +466,55 @@ impl<'p> Game<'p> {
             return None;
         }
         let width = self.prog.stats.len();
-        if !self.derived.stats.fresh(c) {
+        if !self.derived.stats.fresh(c) && !self.stats_kept(c, width) {
+            // a `while` modifier on the card reads anything: its entry is good for this
+            // generation only
+            let lasting = !self
+                .state
+                .modifiers
+                .iter()
+                .any(|m| m.card == c && matches!(m.until, Until::While(_)));
             let mods = self.stat_modifiers_on(c);
-            let vals = self.derived.stats.slot(c, width);
+            let tick = self.stamp_now();
+            let vals = self.derived.stats.slot(c, width, tick, lasting);
             base_into(self.prog, &self.state.cards[c as usize], vals);
             apply_stat_mods(self.prog, vals, &mods);
         }
         Some(self.derived.stats.read(c, width))
+    }
+
+    /// Whether a card's stats cached in an earlier generation are still its stats: nothing
+    /// they are computed from changed since (`Game::stats_inputs_unchanged`: its zone but for
+    /// states and counters, the modifiers continuous abilities give, anything not followed)
+    /// and no `while` modifier was on it. A kept entry is fresh for this generation; with the
+    /// memos verified, it is computed again and compared (a difference is noted).
+    fn stats_kept(&mut self, c: CardId, width: usize) -> bool {
+        let Some(tick) = self.derived.stats.lasting_since(c) else {
+            return false;
+        };
+        if !self.stats_inputs_unchanged(c, tick) {
+            return false;
+        }
+        self.derived.stats.renew(c);
+        if self.verify_skips {
+            let mods = self.stat_modifiers_on(c);
+            let mut vals = vec![None; width];
+            base_into(self.prog, &self.state.cards[c as usize], &mut vals);
+            apply_stat_mods(self.prog, &mut vals, &mods);
+            self.verified_stats = self.verified_stats.saturating_add(1);
+            if self.derived.stats.read(c, width) != vals.as_slice() {
+                self.notes.push(format!(
+                    "a card's stats were to be skipped as unchanged, but computing them again gave other values (card {c}: kept {:?}, computed {vals:?})",
+                    self.derived.stats.read(c, width)
+                ));
+                let tick = self.stamp_now();
+                self.derived
+                    .stats
+                    .slot(c, width, tick, true)
+                    .copy_from_slice(&vals);
+            }
+        }
+        true
     }
 
     /// All stat values of a card (plain stats; composite entries unused), true values.
@@ -687,37 +729,69 @@ fn apply_stat_mods(prog: &Program, vals: &mut [Option<i64>], mods: &[Modifier]) 
     }
 }
 
-/// Every card's stats as computed since the last change, side by side (`width` values per
-/// card): a card's entry is fresh when it was written in the cache's current epoch. A change
-/// forgets every entry at once by starting a new epoch; nothing is freed or allocated per read.
+/// Every card's stats as computed, side by side (`width` values per card): a card's entry is
+/// fresh when it was written (or found still good, [`Game::stats_kept`]) in the cache's
+/// current epoch. A change starts a new epoch; an entry of an earlier one is kept when nothing
+/// it was computed from changed since it was written. Nothing is freed or allocated per read.
 #[derive(Debug, Clone, Default)]
 pub(super) struct StatCache {
     values: Vec<Option<i64>>,
-    /// Per card, the epoch its entry was written in, plus one (0, the default, is never fresh).
-    fresh_at: Vec<u64>,
+    /// Per card, when its entry was written.
+    written: Vec<Written>,
     epoch: u64,
 }
 
+/// When a card's entry in the [`StatCache`] was written.
+#[derive(Debug, Clone, Copy, Default)]
+struct Written {
+    /// The epoch it was last found fresh in, plus one (0, the default, is never fresh).
+    fresh_in: u64,
+    /// The memos' clock when it was computed (`Game::stamp_now`).
+    tick: u64,
+    /// Whether it may outlast its generation: no `while` modifier was on the card.
+    lasting: bool,
+}
+
 impl StatCache {
-    /// Forgets every card's stats.
+    /// Starts a new epoch: every entry is to be computed again, or found still good.
     fn forget_all(&mut self) {
         self.epoch = self.epoch.wrapping_add(1);
     }
 
-    /// Whether a card's stats are cached.
+    /// Whether a card's stats were computed or found good in this epoch.
     fn fresh(&self, c: CardId) -> bool {
-        self.fresh_at.get(c as usize) == Some(&self.epoch.wrapping_add(1))
+        self.written
+            .get(c as usize)
+            .is_some_and(|w| w.fresh_in == self.epoch.wrapping_add(1))
     }
 
-    /// A card's entry, to be written: from now on it reads as fresh.
-    fn slot(&mut self, c: CardId, width: usize) -> &mut [Option<i64>] {
+    /// When a card's entry was computed, if it has one that may outlast its generation.
+    fn lasting_since(&self, c: CardId) -> Option<u64> {
+        let w = self.written.get(c as usize)?;
+        (w.lasting && w.fresh_in != 0).then_some(w.tick)
+    }
+
+    /// A card's entry, found still good: fresh in this epoch.
+    fn renew(&mut self, c: CardId) {
+        if let Some(w) = self.written.get_mut(c as usize) {
+            w.fresh_in = self.epoch.wrapping_add(1);
+        }
+    }
+
+    /// A card's entry, to be written (computed at `tick`, lasting or not): from now on it
+    /// reads as fresh.
+    fn slot(&mut self, c: CardId, width: usize, tick: u64, lasting: bool) -> &mut [Option<i64>] {
         let i = c as usize;
         let at = entry(c, width);
-        if self.fresh_at.len() <= i {
-            self.fresh_at.resize(i.saturating_add(1), self.epoch);
+        if self.written.len() <= i {
+            self.written.resize(i.saturating_add(1), Written::default());
             self.values.resize(at.end, None);
         }
-        self.fresh_at[i] = self.epoch.wrapping_add(1);
+        self.written[i] = Written {
+            fresh_in: self.epoch.wrapping_add(1),
+            tick,
+            lasting,
+        };
         &mut self.values[at]
     }
 

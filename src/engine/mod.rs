@@ -402,6 +402,9 @@ pub struct Game<'p> {
     /// How many kept offers of actions `verify_skips` checked (read again though their memo
     /// said nothing they read changed).
     verified_offers: usize,
+    /// How many cards' stats kept from an earlier generation were computed again and
+    /// compared (`verify_rule_skips`).
+    verified_stats: usize,
     /// Lowered filter conditions checked against their expressions as written, card by card
     /// (`Game::verify_lowered`).
     verify_lowered: bool,
@@ -570,6 +573,7 @@ impl<'p> Game<'p> {
             zone_fingerprints: Vec::new(),
             verified_fingerprints: 0,
             verified_offers: 0,
+            verified_stats: 0,
             verify_lowered: false,
             verified_lowered: 0,
         }

@@ -416,6 +416,24 @@ impl Game<'_> {
         (last, s.tick)
     }
 
+    /// The memos' clock now: one tick per change.
+    pub(super) fn stamp_now(&self) -> u64 {
+        self.stamps.tick
+    }
+
+    /// Whether nothing a card's stats are computed from may have changed after `tick`: no
+    /// change to its zone but cards taking or leaving states and counters moving (a card's
+    /// printed or treated values and its one-shot modifiers are changed by changes to its
+    /// zone; a card that moved changed both zones), no change to the modifiers continuous
+    /// abilities give, and nothing no memo follows (durations ending, …).
+    pub(super) fn stats_inputs_unchanged(&self, c: CardId, tick: u64) -> bool {
+        let s = &self.stamps;
+        let slot = self.state.slot(self.state.cards[c as usize].zone);
+        s.everything <= tick
+            && s.derived <= tick
+            && s.slots.get(slot).is_some_and(|z| z.other <= tick)
+    }
+
     /// The cancellations (`cancelled(e, x)`) changed: as with anything else no memo follows,
     /// every memo is stale.
     pub(super) fn cancellations_changed(&mut self) {
@@ -794,8 +812,9 @@ impl Game<'_> {
 
     /// Runs check rules even when their memos say they would change nothing, derives the
     /// continuous abilities again even when their memo says nothing they read changed, reads
-    /// an action's offers again even when they are kept, and notes (in [`Game::notes`]) any
-    /// such run that changed the game, derivation that gave other modifiers, or offers that
+    /// an action's offers again even when they are kept, computes a card's stats again when
+    /// they are kept from an earlier generation, and notes (in [`Game::notes`]) any such run
+    /// that changed the game, derivation that gave other modifiers, offers or stats that
     /// differ: a test of the memos.
     #[doc(hidden)]
     pub fn verify_rule_skips(&mut self, on: bool) {
@@ -826,6 +845,13 @@ impl Game<'_> {
     #[doc(hidden)]
     pub fn verified_kept_offers(&self) -> usize {
         self.verified_offers
+    }
+
+    /// How many cards' stats kept from an earlier generation were checked so far
+    /// ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_kept_stats(&self) -> usize {
+        self.verified_stats
     }
 }
 
