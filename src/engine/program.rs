@@ -151,6 +151,8 @@ pub struct Program {
     /// Per rule of the ruleset: the states and counters of cards its runs can read (a memo of
     /// a run outlives a change to any other).
     pub(super) rule_reads: Vec<Option<super::rule_reads::CardReads>>,
+    /// The states and counters of cards the derivation of continuous abilities can read.
+    pub(super) continuous_reads: Option<super::rule_reads::CardReads>,
 }
 
 impl Program {
@@ -190,6 +192,7 @@ impl Program {
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
             rule_reads: Vec::new(),
+            continuous_reads: None,
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
             continuous_zones: continuous_zones(&meta, &in_play),
@@ -240,6 +243,7 @@ impl Program {
         };
         prog.conds = super::lowered::Conds::of_program(&prog);
         prog.rule_reads = super::rule_reads::of_rules(&prog);
+        prog.continuous_reads = super::rule_reads::of_continuous(&prog);
         Ok(prog)
     }
 

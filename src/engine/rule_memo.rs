@@ -33,6 +33,8 @@
 //! (its own results) or anything not followed is not remembered.
 
 use super::layers::DeriveMemo;
+use super::program::Program;
+use super::rule_reads::CardReads;
 use super::state::{CardId, Seat, Until, ZoneKey};
 use super::{Game, Offer};
 use crate::ir::{Expr, Stmt};
@@ -322,7 +324,7 @@ fn flow_only(s: &Stmt) -> bool {
     }
 }
 
-impl Game<'_> {
+impl<'p> Game<'p> {
     /// Marks the game changed: computed characteristics are read again, and the part of the
     /// game `what` names is stamped (rule memos that read it are stale).
     pub(super) fn changed(&mut self, what: Touched) {
@@ -470,24 +472,24 @@ impl Game<'_> {
 
     /// Whether nothing a memo's reads name changed since it was taken (the values continuous
     /// abilities give aside).
-    fn reads_unchanged(&self, m: &RuleMemo, rule: Option<usize>) -> bool {
+    fn reads_unchanged(&self, m: &RuleMemo, cards: Option<&CardReads>) -> bool {
         let s = &self.stamps;
         s.everything <= m.tick
             && (!m.reads.turn || m.turn == self.turn_key())
             && (!m.reads.players || s.players <= m.tick)
             && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
-            && self.slots_unchanged(&m.reads, m.tick, rule)
+            && self.slots_unchanged(&m.reads, m.tick, cards)
     }
 
     /// Whether no zone slot that `reads` listed changed after `tick` (in a way the run could
-    /// read, when it is the run of rule `rule`).
-    fn slots_unchanged(&self, reads: &Reads, tick: u64, rule: Option<usize>) -> bool {
+    /// read, when `cards` says which states and counters of cards it can read).
+    fn slots_unchanged(&self, reads: &Reads, tick: u64, cards: Option<&CardReads>) -> bool {
         // a slot that did not change at all is the common case: its parts are read only
         // when it changed
         let unchanged = |k: usize| {
             self.stamps.slots.get(k).is_some_and(|s| {
                 s.any <= tick
-                    || (s.other <= tick && rule.is_some_and(|r| self.parts_unchanged(k, r, tick)))
+                    || (s.other <= tick && cards.is_some_and(|c| self.parts_unchanged(k, c, tick)))
             })
         };
         let mut below = reads.slots_below_64;
@@ -504,12 +506,9 @@ impl Game<'_> {
     }
 
     /// Whether no card of zone slot `k` took or left a state, or had a counter moved, that
-    /// rule `rule` can read, after `tick` (`false` when what it reads is not known).
+    /// `cards` names, after `tick`.
     #[inline(never)]
-    fn parts_unchanged(&self, k: usize, rule: usize, tick: u64) -> bool {
-        let Some(Some(cards)) = self.prog.rule_reads.get(rule) else {
-            return false;
-        };
+    fn parts_unchanged(&self, k: usize, cards: &CardReads, tick: u64) -> bool {
         let s = &self.stamps;
         let base = k.saturating_mul(s.width);
         let part_unchanged = |i: usize| {
@@ -560,7 +559,7 @@ impl Game<'_> {
     pub(super) fn derivation_unchanged(&self) -> bool {
         self.derived.memo.as_ref().is_some_and(|m| {
             m.cards == self.state.cards.len()
-                && self.reads_unchanged(&m.reads, None)
+                && self.reads_unchanged(&m.reads, self.prog.continuous_reads.as_ref())
                 && !self.any_while_duration()
         })
     }
@@ -676,7 +675,9 @@ impl Game<'_> {
     #[inline]
     pub(super) fn rule_unchanged(&mut self, you: Seat, r: usize) -> bool {
         let i = self.memo_index(you, r);
-        self.memo_holds(|g| g.rule_memos.get(i).and_then(Option::as_ref), Some(r))
+        let prog: &'p Program = self.prog;
+        let cards = prog.rule_reads.get(r).and_then(Option::as_ref);
+        self.memo_holds(|g| g.rule_memos.get(i).and_then(Option::as_ref), cards)
     }
 
     /// Whether the memo `memo` finds (if any) still holds: nothing it read changed since it
@@ -685,12 +686,12 @@ impl Game<'_> {
     fn memo_holds(
         &mut self,
         memo: impl Fn(&Self) -> Option<&RuleMemo>,
-        rule: Option<usize>,
+        cards: Option<&CardReads>,
     ) -> bool {
         let Some(m) = memo(self) else {
             return false;
         };
-        if !self.reads_unchanged(m, rule) {
+        if !self.reads_unchanged(m, cards) {
             return false;
         }
         if !m.reads.derived {

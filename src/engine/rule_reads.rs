@@ -15,7 +15,7 @@
 //! read, in the zones it listed; any other change to those zones still makes it stale.
 
 use super::program::Program;
-use crate::ir::{Expr, Id, Stmt, StmtChild};
+use crate::ir::{Expr, Id, Semantics, Stmt, StmtChild};
 
 /// The states and counters of cards a rule can read, one bit each by index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -33,16 +33,33 @@ pub(super) fn of_rules(prog: &Program) -> Vec<Option<CardReads>> {
         .rules
         .iter()
         .map(|rule| {
-            let mut walk = Walk {
-                prog,
-                reads: CardReads::default(),
-                exact: true,
-                called: Vec::new(),
-            };
+            let mut walk = Walk::new(prog);
             walk.block(&rule.body);
-            walk.exact.then_some(walk.reads)
+            walk.done()
         })
         .collect()
+}
+
+/// The states and counters of cards the derivation of continuous abilities can read: those
+/// the `while` conditions and bodies of every card's continuous abilities (carried ones
+/// included) name. A continuous ability's body calls no verb or procedure (a call in it
+/// does nothing, `layers.rs`); its calls are walked all the same.
+pub(super) fn of_continuous(prog: &Program) -> Option<CardReads> {
+    let mut walk = Walk::new(prog);
+    for card in &prog.cards {
+        for a in &card.abilities {
+            if a.semantics == Semantics::Continuous {
+                if let Some(w) = &a.while_condition {
+                    walk.expr(w);
+                }
+                if let Some(c) = &a.condition {
+                    walk.expr(c);
+                }
+                walk.block(&a.effect);
+            }
+        }
+    }
+    walk.done()
 }
 
 /// A walk over a rule's statements and expressions, into the verbs and procedures it calls
@@ -56,6 +73,20 @@ struct Walk<'p> {
 }
 
 impl<'p> Walk<'p> {
+    fn new(prog: &'p Program) -> Self {
+        Walk {
+            prog,
+            reads: CardReads::default(),
+            exact: true,
+            called: Vec::new(),
+        }
+    }
+
+    /// What the walk found, if every state and counter fit the bits.
+    fn done(self) -> Option<CardReads> {
+        self.exact.then_some(self.reads)
+    }
+
     fn block(&mut self, stmts: &'p [Stmt]) {
         for s in stmts {
             if let Stmt::Call { verb, .. } = s {
