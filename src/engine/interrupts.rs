@@ -179,6 +179,10 @@ impl<'p> Game<'p> {
     /// One step of the interrupt rules: the next rule for the next player; after the last, the
     /// rules again if the round changed the game (the game ends as a draw after
     /// [`MAX_INTERRUPT_ROUNDS`] rounds that all did), or the end of them.
+    ///
+    /// As at a check timing, a run that would change nothing ([`Game::rule_unchanged`]) is
+    /// passed over in this same step, each counting as the step it took before runs were
+    /// passed over in one step: the step limit falls where it did.
     pub(super) fn interrupt_step(&mut self) {
         self.end_rule_run();
         let n = self.prog.players();
@@ -186,6 +190,26 @@ impl<'p> Game<'p> {
         let rules = &prog.interrupt_rules;
         let generation_now = self.state.generation;
         let active = self.state.active as usize;
+        loop {
+            let Some(Frame::Interrupt { rule, player, .. }) = self.frames.last_mut() else {
+                return;
+            };
+            let Some((you, r)) = next_rule_run((rule, player), rules, active, n) else {
+                break;
+            };
+            // as a check rule: one whose last run changed nothing, when nothing it read
+            // changed since, is skipped (`rule_memo`)
+            let unchanged = self.rule_unchanged(you, r);
+            if !unchanged || self.verify_skips {
+                self.begin_rule_run(you, r, unchanged);
+                self.run_rule(you, r);
+                return;
+            }
+            if self.steps >= self.max_steps {
+                return;
+            }
+            self.steps = self.steps.saturating_add(1);
+        }
         let Some(Frame::Interrupt {
             rule,
             player,
@@ -195,16 +219,6 @@ impl<'p> Game<'p> {
         else {
             return;
         };
-        if let Some((you, r)) = next_rule_run((rule, player), rules, active, n) {
-            // as a check rule: one whose last run changed nothing, when nothing it read
-            // changed since, is skipped (`rule_memo`)
-            let unchanged = self.rule_unchanged(you, r);
-            if !unchanged || self.verify_skips {
-                self.begin_rule_run(you, r, unchanged);
-                self.run_rule(you, r);
-            }
-            return;
-        }
         if generation_now == *generation {
             self.frames.pop();
             self.interrupts_seen = generation_now;
