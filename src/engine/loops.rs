@@ -6,7 +6,7 @@
 //! choose something else where they first chose inside the loop.
 
 use super::agent::{Answer, Request, RequestKind};
-use super::state::{next_seat, seat, shown, CardId, CardState, Seat};
+use super::state::{next_seat, seat, shown, CardId, CardState, ModKind, Seat, Until};
 use super::{Frame, Game};
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
@@ -337,9 +337,15 @@ impl<'p> Game<'p> {
                 .get(m.card as usize)
                 .is_some_and(|c| c.incarnation == m.incarnation);
             (m.card, live).hash(&mut h);
-            debug_hash(&mut h, &(&m.kind, &m.until));
+            modifier_hash(&mut h, &m.kind, &m.until);
         }
-        debug_hash(&mut h, &(&s.aliases, &s.player_keywords, &s.cancelled));
+        // most games have none of these most of the time: their text is hashed only when
+        // there is one
+        let (aliases, keywords, cancelled) = (&s.aliases, &s.player_keywords, &s.cancelled);
+        (aliases.len(), keywords.len(), cancelled.len()).hash(&mut h);
+        if !(aliases.is_empty() && keywords.is_empty() && cancelled.is_empty()) {
+            debug_hash(&mut h, &(aliases, keywords, cancelled));
+        }
         for u in &s.uses {
             let live = s
                 .cards
@@ -450,6 +456,35 @@ fn mix(mut x: u64) -> u64 {
     x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     x ^ (x >> 31)
+}
+
+/// Hashes a modifier's kind and duration: their numbers as they are, the values and
+/// conditions some of them hold by their debug text.
+fn modifier_hash(h: &mut impl Hasher, kind: &ModKind, until: &Until) {
+    match kind {
+        ModKind::Stat {
+            stat,
+            layer,
+            op,
+            value,
+        } => (0u8, *stat, *layer, *op, *value).hash(h),
+        ModKind::Grant(k, args) => {
+            (1u8, *k).hash(h);
+            debug_hash(h, args);
+        }
+        ModKind::Remove(k) => (2u8, *k).hash(h),
+        ModKind::NegateText(all) => (3u8, *all).hash(h),
+        ModKind::NegateEffect => 4u8.hash(h),
+    }
+    match until {
+        Until::LeavesZone => 0u8.hash(h),
+        Until::Moment(m) => (1u8, *m).hash(h),
+        Until::MomentOf(m, p) => (2u8, *m, *p).hash(h),
+        Until::While(w) => {
+            3u8.hash(h);
+            debug_hash(h, w);
+        }
+    }
 }
 
 /// Hashes a value's debug text (values, effects and durations have no `Hash`), written

@@ -129,7 +129,7 @@ pub enum ModKind {
 }
 
 /// A stat operation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum StatOp {
     /// `=`
     Set,
