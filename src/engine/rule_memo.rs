@@ -29,7 +29,8 @@
 //!
 //! The derivation of continuous abilities (`layers.rs`) is recorded the same way, with the
 //! zones of every card that has one: after a change, the abilities are read again only when
-//! something the last reading read changed. A reading that read what continuous abilities give
+//! something the last reading read changed (a state or counter of cards no continuous
+//! ability names set aside, as for a rule). A reading that read what continuous abilities give
 //! (its own results) or anything not followed is not remembered.
 
 use super::layers::DeriveMemo;
