@@ -15,7 +15,6 @@
 //! [`Program::has_interrupts`]: super::Program::has_interrupts
 
 use super::state::{CardId, Outcome, Seat, Until, Value, ZoneKey};
-use super::triggers::next_rule_run;
 use super::{Frame, Frames, Game};
 use crate::ir::{Face, Position};
 
@@ -185,30 +184,10 @@ impl<'p> Game<'p> {
     /// passed over in one step: the step limit falls where it did.
     pub(super) fn interrupt_step(&mut self) {
         self.end_rule_run();
-        let n = self.prog.players();
         let prog = self.prog;
-        let rules = &prog.interrupt_rules;
         let generation_now = self.state.generation;
-        let active = self.state.active as usize;
-        loop {
-            let Some(Frame::Interrupt { rule, player, .. }) = self.frames.last_mut() else {
-                return;
-            };
-            let Some((you, r)) = next_rule_run((rule, player), rules, active, n) else {
-                break;
-            };
-            // as a check rule: one whose last run changed nothing, when nothing it read
-            // changed since, is skipped (`rule_memo`)
-            let unchanged = self.rule_unchanged(you, r);
-            if !unchanged || self.verify_skips {
-                self.begin_rule_run(you, r, unchanged);
-                self.run_rule(you, r);
-                return;
-            }
-            if self.steps >= self.max_steps {
-                return;
-            }
-            self.steps = self.steps.saturating_add(1);
+        if !self.next_rule_runs(&prog.interrupt_rules) {
+            return;
         }
         let Some(Frame::Interrupt {
             rule,

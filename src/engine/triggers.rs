@@ -70,7 +70,6 @@ impl<'p> Game<'p> {
     /// passed over still counts as a step toward the step limit).
     fn rules_step(&mut self) {
         self.end_rule_run();
-        let n = self.prog.players();
         let prog: &'p Program = self.prog;
         let rules = &prog.check_rules;
         let run_interrupts = prog.has_interrupts() && !self.in_interrupt();
@@ -103,13 +102,27 @@ impl<'p> Game<'p> {
             }
             return;
         }
+        if self.next_rule_runs(rules) {
+            self.end_rules_round();
+        }
+    }
+
+    /// Starts the next run of `rules` (check or interrupt rules) from the cursor of the check
+    /// timing's or interrupt rules' frame on top, passing over each run that would change
+    /// nothing ([`Game::rule_unchanged`]) in this same step. Whether the round is over: no
+    /// run started, and the step limit did not stop the passing.
+    pub(super) fn next_rule_runs(&mut self, rules: &[usize]) -> bool {
+        let n = self.prog.players();
         let active = self.state.active as usize;
         loop {
-            let Some(Frame::Check { rule, player, .. }) = self.frames.last_mut() else {
-                return;
+            let cursor = match self.frames.last_mut() {
+                Some(Frame::Check { rule, player, .. } | Frame::Interrupt { rule, player, .. }) => {
+                    (rule, player)
+                }
+                _ => return false,
             };
-            let Some((you, r)) = next_rule_run((rule, player), rules, active, n) else {
-                break;
+            let Some((you, r)) = next_rule_run(cursor, rules, active, n) else {
+                return true;
             };
             // a rule whose last run changed nothing, and nothing it read changed since, is
             // passed over
@@ -117,16 +130,15 @@ impl<'p> Game<'p> {
             if !unchanged || self.verify_skips {
                 self.begin_rule_run(you, r, unchanged);
                 self.run_rule(you, r);
-                return;
+                return false;
             }
             // what follows a passed-over run counts as the step it took before runs were
             // passed over in one step: the step limit falls where it did
             if self.steps >= self.max_steps {
-                return;
+                return false;
             }
             self.steps = self.steps.saturating_add(1);
         }
-        self.end_rules_round();
     }
 
     /// After the last rule of a round: a round that changed nothing settles the rules (until
