@@ -14,11 +14,12 @@
 //! (and of the card it is set on), both zones of a move, a zone's order, a moment, the players,
 //! or everything. A change of a card's states or of a card's counter also says which: a rule's
 //! memo outlives such a change in the zones it listed when the rule cannot read those states
-//! or that counter (`rule_reads.rs` finds which it can, once, from its IR). Reading anything the recording does not follow (a choice, a random pick, an
-//! ability's uses, a slot, an event's parameters…) or running any statement other than `let`,
-//! `if`, `for each`, `repeat`, `while` and a call of a verb or procedure (whose body's
-//! statements count one by one as they run) makes the run unskippable; the two classifications
-//! are exhaustive matches, so a new expression or statement must be placed.
+//! or that counter (`rule_reads.rs` finds which it can, once, from its IR). Reading anything
+//! the recording does not follow (a choice, a random pick, an ability's uses, a slot, an
+//! event's parameters…) or running any statement other than `let`, `if`, `for each`,
+//! `repeat`, `while` and a call of a verb or procedure (whose body's statements count one by
+//! one as they run) makes the run unskippable; the two classifications are exhaustive
+//! matches, so a new expression or statement must be placed.
 //!
 //! Interrupt rules are remembered and skipped the same way, each time they would run after a
 //! change (`interrupts.rs`).
