@@ -497,10 +497,7 @@ impl<'p> Game<'p> {
         }
         self.derived.stats.renew(c);
         if self.verify_skips {
-            let mods = self.stat_modifiers_on(c);
-            let mut vals = vec![None; width];
-            base_into(self.prog, &self.state.cards[c as usize], &mut vals);
-            apply_stat_mods(self.prog, &mut vals, &mods);
+            let vals = self.computed_stats(c);
             self.verified_stats = self.verified_stats.saturating_add(1);
             if self.derived.stats.read(c, width) != vals.as_slice() {
                 self.notes.push(format!(
@@ -522,6 +519,12 @@ impl<'p> Game<'p> {
         if let Some(vals) = self.cached_stats(c) {
             return vals.to_vec();
         }
+        self.computed_stats(c)
+    }
+
+    /// A card's stats computed from its base values and the modifiers that apply now, not
+    /// read from the cache.
+    fn computed_stats(&mut self, c: CardId) -> Vec<Option<i64>> {
         let mods = self.stat_modifiers_on(c);
         let mut vals = self.base_stats(c);
         apply_stat_mods(self.prog, &mut vals, &mods);

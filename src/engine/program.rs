@@ -189,6 +189,7 @@ impl Program {
         );
         let in_play: Vec<bool> = ruleset.zones.iter().map(|z| z.in_play).collect();
         let triggers = trigger_index(&meta);
+        let replaceable = replaceable(&meta, ruleset.events.len());
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
             rule_reads: Vec::new(),
@@ -232,7 +233,7 @@ impl Program {
             core_leave: core(ir::CoreEvent::Leave),
             core_declare: core(ir::CoreEvent::Declare),
             triggers,
-            replaceable: replaceable(&cards, &event_index, ruleset.events.len()),
+            replaceable,
             event_index,
             phase_pc: phase_pcs(&ruleset),
             default_states: default_states(&ruleset),
@@ -563,11 +564,10 @@ fn trigger_index(meta: &[Vec<AbilityMeta>]) -> Vec<Vec<(u16, u16)>> {
 }
 
 /// Per event index, whether a card definition has a replacement ability on it.
-fn replaceable(cards: &[ir::Card], event_index: &HashMap<Id, u16>, events: usize) -> Vec<bool> {
+fn replaceable(meta: &[Vec<AbilityMeta>], events: usize) -> Vec<bool> {
     let mut out = vec![false; events];
-    for a in cards.iter().flat_map(|c| &c.abilities) {
-        let event = a.trigger.as_ref().and_then(|t| event_index.get(&t.event));
-        if let (Semantics::Replacement, Some(&ev)) = (a.semantics, event) {
+    for m in meta.iter().flatten() {
+        if let (Semantics::Replacement, Some(ev)) = (m.semantics, m.event) {
             if let Some(r) = out.get_mut(usize::from(ev)) {
                 *r = true;
             }

@@ -73,12 +73,10 @@ pub(super) struct Stamps {
 
 impl Stamps {
     /// Zone slot `slot`'s entries for the states whose bits `bits` has, stamped `t`.
-    fn stamp_states(&mut self, slot: usize, mut bits: u64, t: u64) {
-        while bits != 0 {
-            let i = bits.trailing_zeros() as usize;
+    fn stamp_states(&mut self, slot: usize, bits: u64, t: u64) {
+        for i in set_bits(bits) {
             // a state past the table (none is): as any other change
             self.stamp_part(slot, if i < self.states { i } else { self.width }, t);
-            bits &= bits.wrapping_sub(1);
         }
     }
 
@@ -494,17 +492,11 @@ impl<'p> Game<'p> {
                     || (s.other <= tick && cards.is_some_and(|c| self.parts_unchanged(k, c, tick)))
             })
         };
-        let mut below = reads.slots_below_64;
-        while below != 0 {
-            if !unchanged(below.trailing_zeros() as usize) {
-                return false;
-            }
-            below &= below.wrapping_sub(1);
-        }
-        reads
-            .slots_from_64
-            .iter()
-            .all(|&k| unchanged(usize::from(k)))
+        set_bits(reads.slots_below_64).all(unchanged)
+            && reads
+                .slots_from_64
+                .iter()
+                .all(|&k| unchanged(usize::from(k)))
     }
 
     /// Whether no card of zone slot `k` took or left a state, or had a counter moved, that
@@ -518,21 +510,8 @@ impl<'p> Game<'p> {
                 .get(base.saturating_add(i))
                 .is_some_and(|&t| t <= tick)
         };
-        let mut states = cards.states;
-        while states != 0 {
-            if !part_unchanged(states.trailing_zeros() as usize) {
-                return false;
-            }
-            states &= states.wrapping_sub(1);
-        }
-        let mut counters = cards.counters;
-        while counters != 0 {
-            if !part_unchanged(s.states.saturating_add(counters.trailing_zeros() as usize)) {
-                return false;
-            }
-            counters &= counters.wrapping_sub(1);
-        }
-        true
+        set_bits(cards.states).all(part_unchanged)
+            && set_bits(cards.counters).all(|k| part_unchanged(s.states.saturating_add(k)))
     }
 
     /// A memo of what a run that ends now read: with the clock, the turn and the history's
@@ -856,6 +835,15 @@ impl<'p> Game<'p> {
     pub fn verified_kept_stats(&self) -> usize {
         self.verified_stats
     }
+}
+
+/// The positions of the bits a number has set, lowest first.
+fn set_bits(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        let i = (bits != 0).then(|| bits.trailing_zeros() as usize)?;
+        bits &= bits.wrapping_sub(1);
+        Some(i)
+    })
 }
 
 /// What a change to a card changed, for its zone's stamps.
