@@ -38,7 +38,7 @@
 
 /// The allocator the `fuda` binary uses (src/main.rs), so the figures are the CLI's.
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: fuda::base::alloc::Allocator = fuda::base::alloc::Allocator;
 
 use criterion::{BatchSize, Criterion, SamplingMode, Throughput};
 use fuda::engine::state::{CardState, ModKind, Modifier, StatOp, Until};

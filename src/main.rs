@@ -13,7 +13,7 @@ use std::time::Instant;
 /// mimalloc: games allocate small values at a high rate (about 700 allocations a turn); its
 /// thread-local free lists take about half the instructions of the system allocator (issue 14).
 #[global_allocator]
-static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOCATOR: fuda::base::alloc::Allocator = fuda::base::alloc::Allocator;
 
 /// fuda (札): compile and check card games written in the fuda language.
 #[derive(Parser)]

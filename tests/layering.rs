@@ -16,6 +16,7 @@ use std::path::Path;
 const LAYERS: &[(&str, &[&str])] = &[
     ("base::source", &[]),
     ("base::script", &[]),
+    ("base::alloc", &[]),
     ("base::diagnostic", &["base::source"]),
     ("ir", &["base"]),
     ("compiler::lex", &["base"]),

@@ -572,7 +572,7 @@ impl<'p> Game<'p> {
 
     /// The cards a value stands for; ordered zones list their top card first.
     pub(super) fn cards_of(&self, v: &Value) -> Vec<CardId> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.cards_count(v));
         self.cards_into(v, &mut out);
         out
     }

@@ -488,10 +488,10 @@ impl<'p> Game<'p> {
         zone: u16,
         neg: Option<(bool, bool)>,
     ) -> Vec<(CardId, AbilityRef, CardId)> {
-        let mut out = Vec::new();
         let prog: &'p Program = self.prog;
         let def = self.state.cards[c as usize].def;
         let metas = &prog.meta[def as usize];
+        let mut out = Vec::with_capacity(metas.len());
         let in_play = prog.in_play.get(zone as usize).copied().unwrap_or(false);
         let works = |m: &super::program::AbilityMeta| m.works_in(zone, in_play);
         if metas.iter().any(|m| !m.carried && works(m)) {

@@ -13,8 +13,12 @@ impl Game<'_> {
         let list = self.pooled_cards_of(&v);
         let lowered = self.prog.conds.get(condition);
         let mut out = Vec::new();
-        for &c in &list {
+        for (i, &c) in list.iter().enumerate() {
             if self.holds_lowered(c, lowered, condition)? {
+                // room for every card left at the first that passes (most filters pass none)
+                if out.capacity() == 0 {
+                    out.reserve_exact(list.len().saturating_sub(i));
+                }
                 out.push(c);
             }
         }

@@ -134,7 +134,7 @@ impl<'p> Game<'p> {
         let Some(p) = prog.callables.get(verb) else {
             return Ok(Frames::new());
         };
-        let mut vals: Args<'p> = Vec::new();
+        let mut vals: Args<'p> = Vec::with_capacity(p.params.len());
         for param in &p.params {
             let v = match args.get(param.name.as_str()) {
                 Some(e) => self.eval(e)?,
@@ -260,14 +260,11 @@ impl<'p> Game<'p> {
 }
 
 /// The runs of a call: one, or one per card when a set of cards is given to a `card`
-/// parameter (the first such parameter).
+/// parameter (the first such parameter). `vals` are the parameters' values in their order.
 pub(in crate::engine) fn spread_runs<'p>(p: &ir::Procedure, vals: Args<'p>) -> Vec<Args<'p>> {
-    let spread = p.params.iter().position(|param| {
-        param.types == [ir::Type::Card]
-            && matches!(
-                vals.iter().find(|(n, _)| *n == param.name).map(|x| &x.1),
-                Some(Value::Cards(_))
-            )
+    // `vals` holds the parameters' values in their order
+    let spread = p.params.iter().zip(&vals).position(|(param, (_, v))| {
+        param.types == [ir::Type::Card] && matches!(v, Value::Cards(_))
     });
     let spread = spread.and_then(|i| match &vals[i].1 {
         Value::Cards(cs) => Some((i, cs.clone())),
