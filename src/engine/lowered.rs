@@ -5,11 +5,11 @@
 //! the cards in play many times a turn. Evaluated as written, every `it is frozen` finds what `it` is
 //! and looks the state up by its id, card after card. [`Conds`] holds, for each filter
 //! condition of the program's IR, a [`Cond`]: the same condition with the reads of `it` that
-//! need no lookup at run time resolved to indices (its states, plain stats and counters), and
-//! everything else marked [`Cond::AsWritten`]. A `Cond` is evaluated beside its expression
-//! (`Game::cond_true`): each node reads its expression's own fields, so a part evaluated as
-//! written is evaluated exactly as before, and a lowered part gives what the expression gives
-//! (same values, same reads recorded for the rule memo, same errors).
+//! need no lookup at run time resolved to indices (its states, plain stats, counters and card
+//! type), and everything else marked [`Cond::AsWritten`]. A `Cond` is evaluated beside its
+//! expression (`Game::cond_true`): each node reads its expression's own fields, so a part
+//! evaluated as written is evaluated exactly as before, and a lowered part gives what the
+//! expression gives (same values, same reads recorded for the rule memo, same errors).
 //!
 //! The table is keyed by the condition's address, as [`Names`](super::names::Names) is by an
 //! id's: the program's IR is not changed once it is built, so no other expression alive during
@@ -29,8 +29,9 @@ pub enum Cond {
     ItInState(u16),
     /// `it is <state>` for a state the game does not declare: never.
     Never,
-    /// `it is <card type>` (the type's id read from the expression).
-    ItOfType,
+    /// `it is <card type>`: the type's index among the ruleset's card types (`None`: a type the
+    /// ruleset does not declare, compared as written; the id is read from the expression).
+    ItOfType(Option<u16>),
     /// `it has <keyword>` (the keyword's id read from the expression).
     ItHasKeyword,
     /// `it is face up` / `face down` (the face read from the expression).
@@ -64,6 +65,10 @@ pub enum Num {
 #[derive(Debug, Default)]
 pub struct Conds {
     by_address: HashMap<usize, Cond>,
+    /// Per card definition, its printed card type's index among the ruleset's card types
+    /// (`None`: one it does not declare): `it is <type>` of a card no effect treats as another
+    /// type compares indices, not texts.
+    def_types: Vec<Option<u16>>,
 }
 
 impl Conds {
@@ -99,14 +104,35 @@ impl Conds {
                 filters.block(&a.effect);
             }
         }
+        let types: HashMap<&str, u16> = r
+            .card_types
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| Some((t.name.id.as_str(), u16::try_from(i).ok()?)))
+            .collect();
+        let type_of = |id: &str| types.get(id).copied();
+        let def_types = prog.cards.iter().map(|c| type_of(&c.card_type)).collect();
         let mut by_address = HashMap::default();
         for e in filters.conditions {
-            let c = lower(prog, e);
+            let c = lower(prog, &type_of, e);
             if c != Cond::AsWritten {
                 by_address.insert(address(e), c);
             }
         }
-        Conds { by_address }
+        Conds {
+            by_address,
+            def_types,
+        }
+    }
+
+    /// The printed card type of a card definition, as its index among the ruleset's card
+    /// types (`None`: a type the ruleset does not declare, or a definition it does not know).
+    #[inline]
+    pub fn def_type(&self, def: u32) -> Option<u16> {
+        self.def_types
+            .get(usize::try_from(def).ok()?)
+            .copied()
+            .flatten()
     }
 
     /// The lowered form of a filter condition the program holds, if it has one.
@@ -165,19 +191,25 @@ impl<'p> Filters<'p> {
 }
 
 /// A condition lowered: its reads of `it` resolved where they can be.
-fn lower(prog: &Program, e: &Expr) -> Cond {
+fn lower(prog: &Program, type_of: &dyn Fn(&str) -> Option<u16>, e: &Expr) -> Cond {
     let cond = match e {
         Expr::InState { card, state } if is_it(card) => match prog.state_index.get(state) {
             Some(&s) => Cond::ItInState(s),
             None => Cond::Never,
         },
-        Expr::OfType { card, .. } if is_it(card) => Cond::ItOfType,
+        Expr::OfType { card, card_type } if is_it(card) => Cond::ItOfType(type_of(card_type)),
         Expr::HasKeyword { card, .. } if is_it(card) => Cond::ItHasKeyword,
         Expr::FaceIs { card, .. } if is_it(card) => Cond::ItFaceIs,
-        Expr::Not(x) => Cond::Not(Box::new(lower(prog, x))),
+        Expr::Not(x) => Cond::Not(Box::new(lower(prog, type_of, x))),
         Expr::Binary { op, lhs, rhs } => match op {
-            Op::And => Cond::And(Box::new(lower(prog, lhs)), Box::new(lower(prog, rhs))),
-            Op::Or => Cond::Or(Box::new(lower(prog, lhs)), Box::new(lower(prog, rhs))),
+            Op::And => Cond::And(
+                Box::new(lower(prog, type_of, lhs)),
+                Box::new(lower(prog, type_of, rhs)),
+            ),
+            Op::Or => Cond::Or(
+                Box::new(lower(prog, type_of, lhs)),
+                Box::new(lower(prog, type_of, rhs)),
+            ),
             Op::Lt | Op::Le | Op::Gt | Op::Ge => Cond::Compare(num(prog, lhs), num(prog, rhs)),
             Op::Eq | Op::Ne if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) => {
                 Cond::Compare(num(prog, lhs), num(prog, rhs))

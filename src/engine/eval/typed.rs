@@ -246,7 +246,9 @@ impl Game<'_> {
         Ok(match (k, e) {
             (Cond::ItInState(s), Expr::InState { .. }) => self.state.in_state(c, *s),
             (Cond::Never, Expr::InState { .. }) => false,
-            (Cond::ItOfType, Expr::OfType { card_type, .. }) => self.of_type(c, card_type),
+            (Cond::ItOfType(t), Expr::OfType { card_type, .. }) => {
+                self.of_type_lowered(c, *t, card_type)
+            }
             (Cond::ItHasKeyword, Expr::HasKeyword { keyword, .. }) => {
                 self.note_read(e);
                 self.has_keyword(c, keyword)
@@ -298,6 +300,21 @@ impl Game<'_> {
         })
     }
 
+    /// `it is <card type>` lowered (`t`: the type's index, if declared): a card no effect treats
+    /// as another type is of the type when its definition's index is `t`, and of no other when
+    /// no type counts as another; anything else is [`Game::of_type`] as written.
+    fn of_type_lowered(&self, c: CardId, t: Option<u16>, card_type: &str) -> bool {
+        let cs = &self.state.cards[c as usize];
+        if cs.treat.is_none() && t.is_some() {
+            if self.prog.conds.def_type(cs.def) == t {
+                return true;
+            }
+            if self.prog.counts_as.is_empty() {
+                return false;
+            }
+        }
+        self.of_type(c, card_type)
+    }
     /// A lowered number beside its expression, `it` being `c`: what `eval_int` gives.
     fn num_of(&mut self, n: Num, e: &Expr, c: CardId) -> Result<Option<i64>, Box<Request>> {
         Ok(match (n, e) {
