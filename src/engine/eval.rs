@@ -9,7 +9,7 @@ mod invariant;
 mod random;
 mod typed;
 
-pub(super) use invariant::{asks_or_draws, Split};
+pub(super) use invariant::{asks_or_draws, Conjunct, Split};
 
 use super::agent::Request;
 use super::program::Program;

@@ -11,6 +11,11 @@
 //! evaluated as written is evaluated exactly as before, and a lowered part gives what the
 //! expression gives (same values, same reads recorded for the rule memo, same errors).
 //!
+//! A ruleset action's `if` is read the same way, once per candidate card each time a window
+//! reads the action's offers: it and each conjunct of it are lowered too, with the action's
+//! variable (`for c in …`) where a filter has `it` (`c is <state>`, `c.<stat>`, `c is <card
+//! type>`).
+//!
 //! The table is keyed by the condition's address, as [`Names`](super::names::Names) is by an
 //! id's: the program's IR is not changed once it is built, so no other expression alive during
 //! a game lies where one of its conditions does; an expression the program does not hold (a
@@ -20,7 +25,8 @@ use super::program::Program;
 use crate::ir::{Expr, Op, Stmt, StmtChild};
 use rustc_hash::FxHashMap as HashMap;
 
-/// A filter condition (`it` is the card looked at), lowered beside its expression.
+/// A filter condition (`it` is the card looked at) or an action's `if` (its candidate
+/// variable is), lowered beside its expression. `It…` nodes read that card.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cond {
     /// Evaluated as written (`Game::eval_true` of the expression).
@@ -61,7 +67,8 @@ pub enum Num {
     ItCounter(u16),
 }
 
-/// The lowered condition of every filter the program's IR holds, by the condition's address.
+/// The lowered condition of every filter the program's IR holds, and of every action's `if`
+/// and conjunct of it, by the condition's address.
 #[derive(Debug, Default)]
 pub struct Conds {
     by_address: HashMap<usize, Cond>,
@@ -75,8 +82,9 @@ impl Conds {
     /// Lowers the conditions of the program's filters (those with nothing to lower are left
     /// out: they are evaluated as written), found by one walk over every statement and
     /// expression of the ruleset (setup, turn, actions, rules, verbs and procedures, those the
-    /// engine calls included) and of every card (abilities, triggers, keywords). A condition
-    /// the walk does not reach is evaluated as written.
+    /// engine calls included) and of every card (abilities, triggers, keywords), and the `if`
+    /// of each action with a candidate variable, with each of its conjuncts. A condition the
+    /// walk does not reach is evaluated as written.
     pub(super) fn of_program(prog: &Program) -> Conds {
         let mut filters = Filters::default();
         let r = &prog.ruleset;
@@ -114,9 +122,31 @@ impl Conds {
         let def_types = prog.cards.iter().map(|c| type_of(&c.card_type)).collect();
         let mut by_address = HashMap::default();
         for e in filters.conditions {
-            let c = lower(prog, &type_of, e);
+            let c = lower(prog, &type_of, Subject::It, e);
             if c != Cond::AsWritten {
                 by_address.insert(address(e), c);
+            }
+        }
+        // an action's `if`, and each conjunct of it, of its candidate (read once per candidate
+        // while a window's offers are read)
+        for a in &r.actions {
+            if let (Some(var), Some(condition)) = (&a.var, &a.condition) {
+                let subject = Subject::Var(var);
+                let mut conjuncts = vec![condition];
+                while let Some(e) = conjuncts.pop() {
+                    let c = lower(prog, &type_of, subject, e);
+                    if c != Cond::AsWritten {
+                        by_address.insert(address(e), c);
+                    }
+                    if let Expr::Binary {
+                        op: Op::And,
+                        lhs,
+                        rhs,
+                    } = e
+                    {
+                        conjuncts.extend([&**lhs, &**rhs]);
+                    }
+                }
             }
         }
         Conds {
@@ -135,7 +165,8 @@ impl Conds {
             .flatten()
     }
 
-    /// The lowered form of a filter condition the program holds, if it has one.
+    /// The lowered form of a filter condition (or an action's `if`, or a conjunct of it) the
+    /// program holds, if it has one.
     #[inline]
     pub fn get(&self, condition: &Expr) -> Option<&Cond> {
         if self.by_address.is_empty() {
@@ -191,30 +222,39 @@ impl<'p> Filters<'p> {
 }
 
 /// A condition lowered: its reads of `it` resolved where they can be.
-fn lower(prog: &Program, type_of: &dyn Fn(&str) -> Option<u16>, e: &Expr) -> Cond {
+fn lower(
+    prog: &Program,
+    type_of: &dyn Fn(&str) -> Option<u16>,
+    subject: Subject<'_>,
+    e: &Expr,
+) -> Cond {
     let cond = match e {
-        Expr::InState { card, state } if is_it(card) => match prog.state_index.get(state) {
+        Expr::InState { card, state } if subject.is(card) => match prog.state_index.get(state) {
             Some(&s) => Cond::ItInState(s),
             None => Cond::Never,
         },
-        Expr::OfType { card, card_type } if is_it(card) => Cond::ItOfType(type_of(card_type)),
-        Expr::HasKeyword { card, .. } if is_it(card) => Cond::ItHasKeyword,
-        Expr::FaceIs { card, .. } if is_it(card) => Cond::ItFaceIs,
-        Expr::Not(x) => Cond::Not(Box::new(lower(prog, type_of, x))),
+        Expr::OfType { card, card_type } if subject.is(card) => Cond::ItOfType(type_of(card_type)),
+        Expr::HasKeyword { card, .. } if subject.is(card) => Cond::ItHasKeyword,
+        Expr::FaceIs { card, .. } if subject.is(card) => Cond::ItFaceIs,
+        Expr::Not(x) => Cond::Not(Box::new(lower(prog, type_of, subject, x))),
         Expr::Binary { op, lhs, rhs } => match op {
             Op::And => Cond::And(
-                Box::new(lower(prog, type_of, lhs)),
-                Box::new(lower(prog, type_of, rhs)),
+                Box::new(lower(prog, type_of, subject, lhs)),
+                Box::new(lower(prog, type_of, subject, rhs)),
             ),
             Op::Or => Cond::Or(
-                Box::new(lower(prog, type_of, lhs)),
-                Box::new(lower(prog, type_of, rhs)),
+                Box::new(lower(prog, type_of, subject, lhs)),
+                Box::new(lower(prog, type_of, subject, rhs)),
             ),
-            Op::Lt | Op::Le | Op::Gt | Op::Ge => Cond::Compare(num(prog, lhs), num(prog, rhs)),
-            Op::Eq | Op::Ne if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) => {
-                Cond::Compare(num(prog, lhs), num(prog, rhs))
+            Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                Cond::Compare(num(prog, subject, lhs), num(prog, subject, rhs))
             }
-            Op::Eq | Op::Ne if it_and_var(lhs, rhs).is_some() => Cond::ItSameAsVar,
+            Op::Eq | Op::Ne if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) => {
+                Cond::Compare(num(prog, subject, lhs), num(prog, subject, rhs))
+            }
+            Op::Eq | Op::Ne if matches!(subject, Subject::It) && it_and_var(lhs, rhs).is_some() => {
+                Cond::ItSameAsVar
+            }
             _ => Cond::AsWritten,
         },
         _ => Cond::AsWritten,
@@ -230,14 +270,14 @@ fn lower(prog: &Program, type_of: &dyn Fn(&str) -> Option<u16>, e: &Expr) -> Con
     }
 }
 
-/// A number of a condition lowered: a plain stat or a counter of `it`.
-fn num(prog: &Program, e: &Expr) -> Num {
+/// A number of a condition lowered: a plain stat or a counter of the subject.
+fn num(prog: &Program, subject: Subject<'_>, e: &Expr) -> Num {
     match e {
-        Expr::Stat { of, stat } if is_it(of) => match prog.stat_index.get(stat) {
+        Expr::Stat { of, stat } if subject.is(of) => match prog.stat_index.get(stat) {
             Some(&s) if prog.stats[s as usize].components.is_empty() => Num::ItStat(s),
             _ => Num::AsWritten,
         },
-        Expr::Counter { of, counter } if is_it(of) => match prog.counter_index.get(counter) {
+        Expr::Counter { of, counter } if subject.is(of) => match prog.counter_index.get(counter) {
             Some(&k) => Num::ItCounter(k),
             None => Num::AsWritten,
         },
@@ -253,7 +293,23 @@ pub(super) fn it_and_var<'e>(lhs: &'e Expr, rhs: &'e Expr) -> Option<&'e str> {
     }
 }
 
-/// Whether an expression is `it`.
-fn is_it(e: &Expr) -> bool {
-    matches!(e, Expr::It)
+/// The card a lowered condition reads: `it` (a filter's condition), or the variable an
+/// action binds to each of its candidates (its `if`).
+#[derive(Debug, Clone, Copy)]
+enum Subject<'a> {
+    /// `it`.
+    It,
+    /// The variable of that name.
+    Var(&'a str),
+}
+
+impl Subject<'_> {
+    /// Whether an expression names the subject.
+    fn is(self, e: &Expr) -> bool {
+        match (self, e) {
+            (Subject::It, Expr::It) => true,
+            (Subject::Var(var), Expr::Var(name)) => name == var,
+            _ => false,
+        }
+    }
 }

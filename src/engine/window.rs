@@ -1,7 +1,7 @@
 //! Timing windows: who has priority, what each player may do, and the response chain.
 
 use super::agent::{Answer, Choice, Request, RequestKind};
-use super::eval::Split;
+use super::eval::{Conjunct, Split};
 use super::layers::merged;
 use super::program::AbilityRef;
 use super::program::Program;
@@ -273,12 +273,20 @@ impl<'p> Game<'p> {
                 let mut seen_defs: Vec<(u32, u64)> = Vec::new();
                 for c in cards {
                     self.vars.push((var.as_str(), Value::Card(c)));
-                    let ok = match &split {
-                        Some((split, sides)) => split
-                            .per_value
-                            .iter()
-                            .all(|c| self.conjunct_holds(c, sides)),
-                        None => self.holds_or_true(a.condition.as_ref()),
+                    let ok = match (&split, &a.condition) {
+                        (Some((split, sides)), _) => {
+                            let lowered = split.lowered.iter().copied();
+                            split
+                                .per_value
+                                .iter()
+                                .zip(lowered)
+                                .all(|(conjunct, k)| self.conjunct_holds(conjunct, k, sides, c))
+                        }
+                        (None, Some(cond)) => {
+                            let lowered = self.prog.conds.get(cond);
+                            self.holds_candidate(c, lowered, cond)
+                        }
+                        (None, None) => true,
                     };
                     self.vars.pop();
                     if ok {
@@ -315,8 +323,20 @@ impl<'p> Game<'p> {
         if self.action_splits.len() <= i {
             self.action_splits.resize(i.saturating_add(1), None);
         }
+        let prog: &'p Program = self.prog;
         self.action_splits[i]
-            .get_or_insert_with(|| Rc::new(Split::of(condition, var)))
+            .get_or_insert_with(|| {
+                let mut split = Split::of(condition, var);
+                split.lowered = split
+                    .per_value
+                    .iter()
+                    .map(|c| match c {
+                        Conjunct::Whole(e) => prog.conds.get(e),
+                        Conjunct::Compare { .. } => None,
+                    })
+                    .collect();
+                Rc::new(split)
+            })
             .clone()
     }
 

@@ -12,6 +12,8 @@
 //! `and` of them is. A part is taken out only when it can be: it names no candidate and makes
 //! no choice or random pick anywhere inside (those ask or draw, once per read).
 
+use super::super::lowered::Cond;
+use super::super::state::CardId;
 use super::super::Game;
 use crate::ir::{Expr, Op};
 
@@ -25,6 +27,10 @@ pub(in crate::engine) struct Split<'p> {
     pub(in crate::engine) sides: Vec<&'p Expr>,
     /// Read for each value of the variable.
     pub(in crate::engine) per_value: Vec<Conjunct<'p>>,
+    /// The lowered form of each of [`Split::per_value`] (of the variable, read in place of
+    /// a [`Conjunct::Whole`]), when its reader has the program's
+    /// ([`crate::engine::lowered`]); empty otherwise.
+    pub(in crate::engine) lowered: Vec<Option<&'p Cond>>,
 }
 
 /// A conjunct read for each value of the loop's variable.
@@ -102,15 +108,18 @@ impl Game<'_> {
             .collect()
     }
 
-    /// Whether a per-value conjunct holds, the sides read once being `sides`: what `holds`
-    /// of the conjunct as written gives.
+    /// Whether a per-value conjunct holds for candidate `card` (the loop's variable bound to
+    /// it), the sides read once being `sides`: what `holds` of the conjunct as written gives
+    /// (`lowered`: its lowered form, of the variable, if any).
     pub(in crate::engine) fn conjunct_holds(
         &mut self,
         conjunct: &Conjunct<'_>,
+        lowered: Option<&Cond>,
         sides: &[Option<i64>],
+        card: CardId,
     ) -> bool {
         match conjunct {
-            Conjunct::Whole(e) => self.holds(e),
+            Conjunct::Whole(e) => self.holds_candidate(card, lowered, e),
             Conjunct::Compare {
                 op,
                 fixed_left,

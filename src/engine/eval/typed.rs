@@ -183,7 +183,7 @@ impl Game<'_> {
             return self.holds_for(c, condition);
         };
         if self.verify_lowered {
-            return self.holds_verified(c, k, condition);
+            return self.holds_verified(c, k, condition, true);
         }
         self.its.push(c);
         let r = self.cond_true(k, condition, c);
@@ -191,21 +191,50 @@ impl Game<'_> {
         r
     }
 
+    /// Whether an action's `if` (or a conjunct of it) holds for candidate `c`, its variable
+    /// bound to `c` already (innermost): with its lowered form (of the variable:
+    /// [`crate::engine::lowered`]) when the program has one. A condition that cannot be read
+    /// does not hold, as [`Game::holds`] has it.
+    pub(in crate::engine) fn holds_candidate(
+        &mut self,
+        c: CardId,
+        lowered: Option<&Cond>,
+        condition: &Expr,
+    ) -> bool {
+        let r = match lowered {
+            None => self.eval_true(condition),
+            Some(k) if self.verify_lowered => self.holds_verified(c, k, condition, false),
+            Some(k) => self.cond_true(k, condition, c),
+        };
+        r.unwrap_or(false)
+    }
+
     /// [`Game::holds_lowered`] checked against the condition as written, evaluated on a copy
     /// of the game as it was: a disagreement (in the answer, or in the reads recorded for the
     /// rule memo) is noted in [`Game::notes`].
+    /// `it`: whether the subject is `it` (a filter's condition; otherwise an action's candidate
+    /// variable, bound already).
     fn holds_verified(
         &mut self,
         c: CardId,
         k: &Cond,
         condition: &Expr,
+        it: bool,
     ) -> Result<bool, Box<Request>> {
         let mut twin = self.clone();
         twin.verify_lowered = false;
-        let expected = twin.holds_for(c, condition);
-        self.its.push(c);
+        let expected = if it {
+            twin.holds_for(c, condition)
+        } else {
+            twin.eval_true(condition)
+        };
+        if it {
+            self.its.push(c);
+        }
         let got = self.cond_true(k, condition, c);
-        self.its.pop();
+        if it {
+            self.its.pop();
+        }
         self.verified_lowered = self.verified_lowered.saturating_add(1);
         let answers = |r: &Result<bool, Box<Request>>| r.as_ref().ok().copied();
         if answers(&expected) != answers(&got) || expected.is_err() != got.is_err() {
