@@ -195,9 +195,10 @@ fn memos_change_nothing(pack: &str) {
     assert!(stats > 0, "{pack}: no card's stats were ever kept");
 }
 
-/// Plays games with every lowered filter condition checked against the condition as written
-/// (`Game::verify_lowered`): the same answer for every card, the same reads recorded (the
-/// rule memos verified too, so that more conditions are read while a rule is recorded).
+/// Plays games with every lowered filter condition and action's `if` (of its candidate)
+/// checked against the condition as written (`Game::verify_lowered`): the same answer for
+/// every card, the same reads recorded (the rule memos verified too, so that more conditions
+/// are read while a rule is recorded).
 fn lowered_conditions_agree(pack: &str) {
     let checked = play_verified(
         pack,

@@ -209,11 +209,11 @@ impl Game<'_> {
         r.unwrap_or(false)
     }
 
-    /// [`Game::holds_lowered`] checked against the condition as written, evaluated on a copy
-    /// of the game as it was: a disagreement (in the answer, or in the reads recorded for the
-    /// rule memo) is noted in [`Game::notes`].
-    /// `it`: whether the subject is `it` (a filter's condition; otherwise an action's candidate
-    /// variable, bound already).
+    /// [`Game::holds_lowered`] (or [`Game::holds_candidate`]) checked against the condition as
+    /// written, evaluated on a copy of the game as it was: a disagreement (in the answer, or in
+    /// the reads recorded for the rule memo) is noted in [`Game::notes`]. `it`: whether the
+    /// condition's card is `it` (a filter's; otherwise an action's candidate variable, bound
+    /// already).
     fn holds_verified(
         &mut self,
         c: CardId,
@@ -254,8 +254,9 @@ impl Game<'_> {
         got
     }
 
-    /// Checks every lowered filter condition against the condition as written, card by card,
-    /// noting (in [`Game::notes`]) any disagreement: a test of `engine::lowered`.
+    /// Checks every lowered filter condition (and action's `if`) against the condition as
+    /// written, card by card, noting (in [`Game::notes`]) any disagreement: a test of
+    /// `engine::lowered`.
     #[doc(hidden)]
     pub fn verify_lowered(&mut self, on: bool) {
         self.verify_lowered = on;
@@ -344,6 +345,7 @@ impl Game<'_> {
         }
         self.of_type(c, card_type)
     }
+
     /// A lowered number beside its expression, `it` being `c`: what `eval_int` gives.
     fn num_of(&mut self, n: Num, e: &Expr, c: CardId) -> Result<Option<i64>, Box<Request>> {
         Ok(match (n, e) {
