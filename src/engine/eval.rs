@@ -447,7 +447,7 @@ impl<'p> Game<'p> {
         let mut seen: Vec<String> = Vec::new();
         for c in self.cards_of(&v) {
             let vals = match self.field(c, field) {
-                Value::List(l) => l,
+                Value::List(l) => std::sync::Arc::unwrap_or_clone(l),
                 Value::Absent => Vec::new(),
                 x => vec![x],
             };
@@ -641,7 +641,7 @@ impl<'p> Game<'p> {
                 }
             }
             Value::List(l) => {
-                for x in l {
+                for x in l.iter() {
                     self.cards_into(x, out);
                 }
             }
@@ -808,6 +808,6 @@ pub(super) fn const_value(v: &ir::Value) -> Value {
         ir::Value::Text(t) => Value::Text(t.clone()),
         ir::Value::Bool(b) => Value::Bool(*b),
         ir::Value::Pair(p) => Value::Pair(p.iter().map(|x| Some(*x)).collect()),
-        ir::Value::List(l) => Value::List(l.iter().map(const_value).collect()),
+        ir::Value::List(l) => Value::List(std::sync::Arc::new(l.iter().map(const_value).collect())),
     }
 }

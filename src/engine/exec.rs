@@ -465,14 +465,17 @@ mod tests {
         assert_eq!(show(&Value::Players(vec![0, 1])), "p1 and p2");
         assert_eq!(show(&Value::Player(1)), "p2");
         assert_eq!(
-            show(&Value::List(vec![Value::Int(1), Value::Text("x".into())])),
+            show(&Value::List(std::sync::Arc::new(vec![
+                Value::Int(1),
+                Value::Text("x".into())
+            ]))),
             "1, x"
         );
         for v in [
             Value::Cards(vec![1]),
             Value::Players(vec![0]),
             Value::Zone(0, smallvec![0]),
-            Value::List(vec![Value::Absent]),
+            Value::List(std::sync::Arc::new(vec![Value::Absent])),
         ] {
             let s = show(&v);
             assert!(!s.contains('(') && !s.contains('['), "{v:?} reads {s}");

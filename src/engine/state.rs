@@ -92,8 +92,10 @@ pub enum Value {
     Zone(u16, Seats),
     /// A composite stat's components (`None`: no modifier, 6.1.14).
     Pair(Vec<Option<i64>>),
-    /// A list of other values.
-    List(Vec<Value>),
+    /// A list of other values, shared: a copy is a count, and the only variant holding values
+    /// is dropped out of line, so that dropping any other value is a few instructions (values
+    /// are made and dropped at nearly every expression).
+    List(std::sync::Arc<Vec<Value>>),
 }
 
 impl Value {

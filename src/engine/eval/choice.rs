@@ -277,7 +277,7 @@ impl Game<'_> {
                         .collect(),
                 )
             } else {
-                Value::List(vals)
+                Value::List(std::sync::Arc::new(vals))
             },
         )
     }

@@ -42,7 +42,7 @@ impl<'p> Game<'p> {
         let v = self.eval(cards)?;
         let items: Vec<Value> = match v {
             Value::Players(ps) => ps.into_iter().map(Value::Player).collect(),
-            Value::List(l) => l,
+            Value::List(l) => std::sync::Arc::unwrap_or_clone(l),
             other => self.cards_of(&other).into_iter().map(Value::Card).collect(),
         };
         Ok(smallvec![Frame::Each {
