@@ -654,18 +654,26 @@ impl<'p> Game<'p> {
         self.hosts.1.get(c as usize).copied().unwrap_or(false)
     }
 
-    /// Finds which cards are hosts again when attaching changed since they were found.
+    /// Finds which cards are hosts again when attaching changed since they were found (the
+    /// test is inlined where it is made, at every event per card that may answer it).
+    #[inline]
     fn update_hosts(&mut self) {
         if self.hosts.0 != Some(self.stamps.hosts) {
-            let mut v = vec![false; self.state.cards.len()];
-            for x in &self.state.cards {
-                if let Some(h) = x.host {
-                    v[h as usize] = true;
-                }
-            }
-            let list: Vec<CardId> = (0..v.len()).filter(|c| v[*c]).map(card_id).collect();
-            self.hosts = (Some(self.stamps.hosts), v.into(), list.into());
+            self.find_hosts();
         }
+    }
+
+    /// [`Game::update_hosts`]: the hosts found.
+    #[inline(never)]
+    fn find_hosts(&mut self) {
+        let mut v = vec![false; self.state.cards.len()];
+        for x in &self.state.cards {
+            if let Some(h) = x.host {
+                v[h as usize] = true;
+            }
+        }
+        let list: Vec<CardId> = (0..v.len()).filter(|c| v[*c]).map(card_id).collect();
+        self.hosts = (Some(self.stamps.hosts), v.into(), list.into());
     }
 
     /// The cards that have cards set on them, in card order.

@@ -132,6 +132,11 @@ pub struct Program {
     /// than bits. A card elsewhere, with no card set on it, gives no continuous effect: the
     /// derivation of continuous effects looks at no other card.
     pub continuous_zones: Vec<u64>,
+    /// Per card definition: for each event and semantics its own (not carried) abilities
+    /// answer, the zones (one bit each, by zone index) where one of them works, so that an
+    /// event passes over a card that cannot answer it with one test; `None` when the ruleset
+    /// has more zones than bits (each ability is then looked at, `AbilityMeta::works_in`).
+    pub answer_zones: Option<Vec<Vec<(u16, Semantics, u64)>>>,
     /// Ability kind id → per card definition, whether it has an ability of that kind (a
     /// window's offers look only at the cards that may have one).
     pub kind_holders: HashMap<Id, Vec<bool>>,
@@ -166,6 +171,24 @@ impl Program {
                 .is_none_or(|b| bits & b != 0)
     }
 
+    /// Whether one of a card definition's own (not carried) abilities of `semantics` answering
+    /// `event` works in `zone` (see [`Program::answer_zones`]).
+    pub fn own_answer_in(&self, def: u32, zone: u16, event: u16, semantics: Semantics) -> bool {
+        let bit = 1u64.checked_shl(u32::from(zone));
+        if let (Some(all), Some(bit)) = (&self.answer_zones, bit) {
+            return all[def as usize]
+                .iter()
+                .any(|&(e, s, zones)| e == event && s == semantics && zones & bit != 0);
+        }
+        own_answers_in(
+            &self.meta[def as usize],
+            &self.in_play,
+            zone,
+            event,
+            semantics,
+        )
+    }
+
     /// Indexes the packs of one game: the game pack (the one with a ruleset) and the packs
     /// built on it. Returns an error text when no pack holds a ruleset.
     pub fn new(packs: &[&ir::Pack]) -> Result<Program, String> {
@@ -197,6 +220,7 @@ impl Program {
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
             continuous_zones: continuous_zones(&meta, &in_play),
+            answer_zones: answer_zones(&meta, &in_play),
             meta,
             kind_holders: kind_holders(&cards),
             card_index: cards
@@ -691,6 +715,58 @@ fn continuous_zones(meta: &[Vec<AbilityMeta>], in_play: &[bool]) -> Vec<u64> {
         .collect()
 }
 
+/// Per card definition: the zones where its own abilities answering each event work, as bits
+/// (see [`Program::answer_zones`]).
+fn answer_zones(
+    meta: &[Vec<AbilityMeta>],
+    in_play: &[bool],
+) -> Option<Vec<Vec<(u16, Semantics, u64)>>> {
+    if in_play.len() > 64 {
+        return None;
+    }
+    let bit = |z: usize| u32::try_from(z).ok().and_then(|z| 1u64.checked_shl(z));
+    let in_play_bits = in_play
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| **p)
+        .fold(0, |b, (z, _)| b | bit(z).unwrap_or(0));
+    let per_def = meta.iter().map(|metas| {
+        let mut out: Vec<(u16, Semantics, u64)> = Vec::new();
+        for m in metas.iter().filter(|m| !m.carried) {
+            let Some(event) = m.event else { continue };
+            let zones = m
+                .zone
+                .map_or(in_play_bits, |z| bit(usize::from(z)).unwrap_or(0));
+            match out
+                .iter_mut()
+                .find(|(e, s, _)| *e == event && *s == m.semantics)
+            {
+                Some(entry) => entry.2 |= zones,
+                None => out.push((event, m.semantics, zones)),
+            }
+        }
+        out
+    });
+    Some(per_def.collect())
+}
+
+/// [`Program::own_answer_in`], each ability looked at.
+fn own_answers_in(
+    metas: &[AbilityMeta],
+    in_play: &[bool],
+    zone: u16,
+    event: u16,
+    semantics: Semantics,
+) -> bool {
+    let in_play = in_play.get(usize::from(zone)).copied().unwrap_or(false);
+    metas.iter().any(|m| {
+        !m.carried
+            && m.semantics == semantics
+            && m.event == Some(event)
+            && m.works_in(zone, in_play)
+    })
+}
+
 /// Card types that also count as another, and where.
 fn counts_as(
     ruleset: &ir::Ruleset,
@@ -714,4 +790,60 @@ fn rules_where(ruleset: &ir::Ruleset, interrupt: bool) -> Vec<usize> {
     (0..ruleset.rules.len())
         .filter(|i| ruleset.rules[*i].interrupt == interrupt)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn meta(carried: bool, zone: Option<u16>, semantics: Semantics, event: u16) -> AbilityMeta {
+        AbilityMeta {
+            carried,
+            unnegatable: false,
+            zone,
+            semantics,
+            event: Some(event),
+        }
+    }
+
+    #[test]
+    fn answer_zones_give_what_each_ability_looked_at_gives() {
+        use Semantics::{Replacement, Triggered};
+        let in_play = [false, true, false, true];
+        let defs = vec![
+            vec![
+                meta(false, None, Triggered, 0),
+                meta(false, Some(2), Triggered, 0),
+            ],
+            vec![
+                meta(true, None, Triggered, 1),
+                meta(false, Some(0), Replacement, 1),
+            ],
+            vec![
+                meta(false, Some(3), Triggered, 1),
+                meta(false, None, Replacement, 0),
+            ],
+            Vec::new(),
+        ];
+        let bits = answer_zones(&defs, &in_play).expect("four zones fit");
+        let mut answering = 0;
+        for (metas, entries) in defs.iter().zip(&bits) {
+            for zone in 0..4u16 {
+                for event in 0..3u16 {
+                    for semantics in [Triggered, Replacement] {
+                        let scanned = own_answers_in(metas, &in_play, zone, event, semantics);
+                        let by_bits = entries
+                            .iter()
+                            .any(|&(e, s, z)| e == event && s == semantics && z & (1 << zone) != 0);
+                        assert_eq!(by_bits, scanned, "{metas:?} zone {zone} event {event}");
+                        answering += usize::from(scanned);
+                    }
+                }
+            }
+        }
+        // in play (1, 3) or zone 2 for event 0; zone 0 replacing event 1; zone 3 for event 1;
+        // in play replacing event 0 (the carried ability answers nothing of its own)
+        assert_eq!(answering, 3 + 1 + 1 + 2);
+        assert!(answer_zones(&defs, &[false; 65]).is_none());
+    }
 }

@@ -653,15 +653,8 @@ impl<'p> Game<'p> {
         event: u16,
         semantics: ir::Semantics,
     ) -> bool {
-        let prog: &'p Program = self.prog;
-        let metas = &prog.meta[self.state.cards[c as usize].def as usize];
-        let in_play = prog.in_play.get(zone as usize).copied().unwrap_or(false);
-        metas.iter().any(|m| {
-            !m.carried
-                && m.semantics == semantics
-                && m.event == Some(event)
-                && m.works_in(zone, in_play)
-        }) || self.is_host(c)
+        let def = self.state.cards[c as usize].def;
+        self.prog.own_answer_in(def, zone, event, semantics) || self.is_host(c)
     }
 
     /// Whether a condition holds now (a condition that cannot be read does not hold).
