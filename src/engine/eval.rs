@@ -791,9 +791,13 @@ fn floored(prog: &Program, vals: &[Option<i64>], i: u16) -> Option<i64> {
 }
 
 /// Whether two variable names are the same: their lengths and first bytes are compared
-/// before their texts (most names are a letter or two: no call to compare bytes then).
+/// before their texts (most names are a letter or two: no call to compare bytes then), and
+/// two views of the same text (a name bound and read as the same interned id) are the same
+/// without reading it.
 fn same_name(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.as_bytes().first() == b.as_bytes().first() && a == b
+    a.len() == b.len()
+        && (std::ptr::eq(a.as_ptr(), b.as_ptr())
+            || (a.as_bytes().first() == b.as_bytes().first() && a == b))
 }
 
 /// A count as a number (a count too large for an i64 reads as i64::MAX).

@@ -164,7 +164,7 @@ pub struct Action {
     /// Id and label.
     pub name: Labelled,
     /// The variable bound to the card the action is taken with (`for c in …`), if any.
-    pub var: Option<String>,
+    pub var: Option<Id>,
     /// The cards it may be taken with, evaluated for the acting player (`you`).
     pub candidates: Option<Expr>,
     /// When it may be taken (the variable is bound while this is evaluated).
@@ -611,7 +611,7 @@ pub enum Type {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Param {
     /// The name.
-    pub name: String,
+    pub name: Id,
     /// Accepted types (a union).
     pub types: Vec<Type>,
     /// May be absent.

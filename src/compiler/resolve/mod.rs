@@ -466,7 +466,7 @@ impl Passes<'_> {
         self.keep_exact_names(file, names);
         let action = ir::Action {
             name: labelled(&self.meta.name, &a.named),
-            var: a.each.as_ref().map(|(v, _)| v.name.clone()),
+            var: a.each.as_ref().map(|(v, _)| ir::Id::from(&v.name)),
             candidates,
             condition,
             body,
@@ -771,7 +771,7 @@ fn params_ir(ctx: &mut Ctx, params: &[ast::Param]) -> Vec<ir::Param> {
     params
         .iter()
         .map(|p| ir::Param {
-            name: p.name.name.clone(),
+            name: ir::Id::from(&p.name.name),
             types: p
                 .types
                 .iter()

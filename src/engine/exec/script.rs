@@ -324,7 +324,7 @@ impl<'p> Game<'p> {
                 let mut named = crate::ir::Map::new();
                 for (param, v) in prog.ruleset.events[usize::from(e)].params.iter().zip(args) {
                     self.vars.push((param.name.as_str(), v));
-                    named.insert(crate::ir::Id::from(&param.name), var(&param.name));
+                    named.insert(param.name, var(&param.name));
                 }
                 self.exec_emit(&event, &named)?;
                 Ok(Frames::new())
@@ -336,7 +336,7 @@ impl<'p> Game<'p> {
                 let mut named = crate::ir::Map::new();
                 for (param, v) in p.params.iter().zip(args) {
                     self.vars.push((param.name.as_str(), v));
-                    named.insert(crate::ir::Id::from(&param.name), var(&param.name));
+                    named.insert(param.name, var(&param.name));
                 }
                 self.exec_call(&verb, &named)
             }

@@ -284,7 +284,7 @@ impl<'v, 'r> Renderer<'v, 'r> {
         let filled: Vec<(String, String, bool)> = params
             .iter()
             .zip(args)
-            .map(|(p, a)| (p.name.clone(), self.expr(a), false))
+            .map(|(p, a)| (p.name.to_string(), self.expr(a), false))
             .collect();
         let has_phrase = self
             .vocab

@@ -231,7 +231,7 @@ impl Renderer<'_, '_> {
             // the second form names a player other than the one the text speaks to
             let you = self.w.pick("you", "あなた");
             let not_default = is_player && p.default.as_ref() != Some(a) && v != you;
-            filled.push((p.name.clone(), v, not_default));
+            filled.push((p.name.to_string(), v, not_default));
         }
         self.filled(kind, verb, &filled)
     }
