@@ -17,6 +17,9 @@ use super::state::{next_seat, seat, seat_after, CardId, Seat, Seats, Value, Zone
 use super::Game;
 use crate::ir::{self, Expr, Id, Op, Type};
 
+/// A list of cards, a few of them held in place.
+pub(super) type CardList = smallvec::SmallVec<[CardId; 4]>;
+
 impl<'p> Game<'p> {
     /// Evaluates an expression in the current context.
     pub(super) fn eval(&mut self, e: &Expr) -> Result<Value, Box<Request>> {
@@ -570,8 +573,22 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// The cards a value stands for; ordered zones list their top card first.
-    pub(super) fn cards_of(&self, v: &Value) -> Vec<CardId> {
+    /// The cards a value stands for; ordered zones list their top card first. A few cards are
+    /// listed in place (most statements name one card: no allocation).
+    pub(super) fn cards_of(&self, v: &Value) -> CardList {
+        match v {
+            Value::Card(c) => smallvec::smallvec![*c],
+            Value::Cards(cs) => CardList::from_slice(cs),
+            _ => {
+                let mut out = CardList::with_capacity(self.cards_count(v));
+                self.cards_into(v, &mut out);
+                out
+            }
+        }
+    }
+
+    /// [`Game::cards_of`] as a `Vec` (for a list kept or given on as one).
+    pub(super) fn cards_vec(&self, v: &Value) -> Vec<CardId> {
         let mut out = Vec::with_capacity(self.cards_count(v));
         self.cards_into(v, &mut out);
         out
@@ -619,10 +636,10 @@ impl<'p> Game<'p> {
     }
 
     /// [`Game::cards_of`], appended to `out`.
-    fn cards_into(&self, v: &Value, out: &mut Vec<CardId>) {
+    fn cards_into<L: Extend<CardId>>(&self, v: &Value, out: &mut L) {
         match v {
-            Value::Card(c) => out.push(*c),
-            Value::Cards(cs) => out.extend_from_slice(cs),
+            Value::Card(c) => out.extend([*c]),
+            Value::Cards(cs) => out.extend(cs.iter().copied()),
             Value::Zone(z, owners) => {
                 for o in owners {
                     let k = ZoneKey {
@@ -634,9 +651,9 @@ impl<'p> Game<'p> {
                     }
                     let cards = self.state.zone(k);
                     if self.prog.ruleset.zones[*z as usize].ordered {
-                        out.extend(cards.iter().rev());
+                        out.extend(cards.iter().rev().copied());
                     } else {
-                        out.extend(cards.iter());
+                        out.extend(cards.iter().copied());
                     }
                 }
             }

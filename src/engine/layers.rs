@@ -282,7 +282,7 @@ impl<'p> Game<'p> {
                     None => Value::Absent,
                 };
                 Modifications {
-                    cards: self.cards_of(&targets),
+                    cards: self.cards_vec(&targets),
                     kinds: self.stat_mods(stat, layer, op, &v),
                     text: ModText::Stat {
                         stat: Program::short(stat),
@@ -306,7 +306,7 @@ impl<'p> Game<'p> {
                     return Ok(None);
                 };
                 Modifications {
-                    cards: self.cards_of(&targets),
+                    cards: self.cards_vec(&targets),
                     kinds: vec![ModKind::Grant(k, vals)],
                     text: ModText::Gets(Program::short(keyword)),
                 }
@@ -317,7 +317,7 @@ impl<'p> Game<'p> {
                     return Ok(None);
                 };
                 Modifications {
-                    cards: self.cards_of(&targets),
+                    cards: self.cards_vec(&targets),
                     kinds: vec![ModKind::Remove(k)],
                     text: ModText::Loses(Program::short(keyword)),
                 }
@@ -330,7 +330,7 @@ impl<'p> Game<'p> {
             } => {
                 let targets = self.eval(cards)?;
                 Modifications {
-                    cards: self.cards_of(&targets),
+                    cards: self.cards_vec(&targets),
                     kinds: vec![ModKind::NegateText(*include_unnegatable)],
                     text: ModText::TextNegated,
                 }

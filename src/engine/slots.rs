@@ -128,7 +128,7 @@ impl<'p> Game<'p> {
         let Value::Text(name) = self.eval(slot)? else {
             return Ok(Value::Cards(Vec::new()));
         };
-        let mut list = self.cards_of(&v);
+        let mut list = self.cards_vec(&v);
         list.retain(|c| self.in_slot(*c, &name));
         Ok(Value::Cards(list))
     }

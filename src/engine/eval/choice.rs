@@ -179,7 +179,7 @@ impl Game<'_> {
 
     /// The cards a choice may pick: a target skips cards with an `untargetable` keyword.
     fn candidates(&mut self, kind: ChoiceKind, pool: &Value) -> Vec<CardId> {
-        let mut cands = self.cards_of(pool);
+        let mut cands = self.cards_vec(pool);
         if kind == ChoiceKind::Target {
             let shield = self.prog.untargetable.clone();
             cands.retain(|c| !shield.iter().any(|k| self.keyword_args(*c, *k).is_some()));

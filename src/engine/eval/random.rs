@@ -32,7 +32,7 @@ impl Game<'_> {
     ) -> Result<Value, Box<Request>> {
         let n = self.eval_count(count, 0)?;
         let pool = self.eval(from)?;
-        let cands = self.cards_of(&pool);
+        let cands = self.cards_vec(&pool);
         let picked: Vec<CardId> = if self.dry.active {
             // a payability check: no pick is drawn, kept or logged; too few cards is short
             self.dry_pick(cands, n)
