@@ -21,6 +21,7 @@
 //! a game lies where one of its conditions does; an expression the program does not hold (a
 //! scenario's) is not found and is evaluated as written.
 
+use super::names::ByAddress;
 use super::program::Program;
 use crate::ir::{Expr, Op, Stmt, StmtChild};
 use rustc_hash::FxHashMap as HashMap;
@@ -71,7 +72,7 @@ pub enum Num {
 /// and conjunct of it, by the condition's address.
 #[derive(Debug, Default)]
 pub struct Conds {
-    by_address: HashMap<usize, Cond>,
+    by_address: ByAddress<Cond>,
     /// Per card definition, its printed card type's index among the ruleset's card types
     /// (`None`: one it does not declare): `it is <type>` of a card no effect treats as another
     /// type compares indices, not texts.
@@ -149,8 +150,10 @@ impl Conds {
                 }
             }
         }
+        // (an address is a whole key here: the second half of a text's is its length)
+        let entries = by_address.into_iter().map(|(a, c)| ((a, 0), c)).collect();
         Conds {
-            by_address,
+            by_address: ByAddress::of(entries),
             def_types,
         }
     }
@@ -169,10 +172,7 @@ impl Conds {
     /// program holds, if it has one.
     #[inline]
     pub fn get(&self, condition: &Expr) -> Option<&Cond> {
-        if self.by_address.is_empty() {
-            return None;
-        }
-        self.by_address.get(&address(condition))
+        self.by_address.get((address(condition), 0))
     }
 
     /// How many conditions are lowered.

@@ -35,7 +35,7 @@ impl<V> Default for Names<V> {
     fn default() -> Self {
         Names {
             by_name: HashMap::default(),
-            by_address: ByAddress::of(Vec::new()),
+            by_address: ByAddress::default(),
         }
     }
 }
@@ -53,19 +53,28 @@ impl<V: Copy> Names<V> {
 }
 
 /// (address, length) → value: open addressing with linear probing in a table of a power of
-/// two slots, at most half of them taken (so that a probe always meets an empty slot).
+/// two slots, at most half of them taken (so that a probe always meets an empty slot). Also the
+/// table of other engine-private maps keyed by an address (`lowered::Conds`).
 #[derive(Debug)]
-struct ByAddress<V> {
+pub(super) struct ByAddress<V> {
     slots: Vec<Option<((usize, usize), V)>>,
     /// How far a mixed address is shifted right to leave the bits of a slot's index.
     shift: u32,
     /// The slots' count less one (the count is a power of two).
     mask: usize,
+    /// How many keys it holds.
+    len: usize,
+}
+
+impl<V> Default for ByAddress<V> {
+    fn default() -> Self {
+        ByAddress::of(Vec::new())
+    }
 }
 
 impl<V> ByAddress<V> {
     /// The table of `entries` (each key once).
-    fn of(entries: Vec<((usize, usize), V)>) -> Self {
+    pub(super) fn of(entries: Vec<((usize, usize), V)>) -> Self {
         let size = entries.len().saturating_mul(2).max(1).next_power_of_two();
         let mut slots: Vec<Option<((usize, usize), V)>> = Vec::with_capacity(size);
         slots.resize_with(size, || None);
@@ -74,6 +83,7 @@ impl<V> ByAddress<V> {
             slots,
             shift: 64u32.saturating_sub(bits).min(63),
             mask: size.wrapping_sub(1),
+            len: entries.len(),
         };
         for (key, v) in entries {
             let mut i = table.home(key.0);
@@ -89,7 +99,7 @@ impl<V> ByAddress<V> {
 
     /// The value at `key`, if any.
     #[inline]
-    fn get(&self, key: (usize, usize)) -> Option<&V> {
+    pub(super) fn get(&self, key: (usize, usize)) -> Option<&V> {
         let mut i = self.home(key.0);
         loop {
             match self.slots.get(i)? {
@@ -106,7 +116,9 @@ impl<V> ByAddress<V> {
     fn home(&self, addr: usize) -> usize {
         // (a no-op conversion where pointers are 64 bits wide)
         let addr = u64::try_from(addr).unwrap_or(u64::MAX);
-        let mixed = addr.wrapping_mul(0x9e37_79b9_7f4a_7c15).wrapping_shr(self.shift);
+        let mixed = addr
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
+            .wrapping_shr(self.shift);
         usize::try_from(mixed).unwrap_or(0) & self.mask
     }
 
@@ -117,9 +129,13 @@ impl<V> ByAddress<V> {
     }
 
     /// How many keys it holds.
-    #[cfg(test)]
-    fn len(&self) -> usize {
-        self.slots.iter().flatten().count()
+    pub(super) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no key.
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
     }
 }
 
