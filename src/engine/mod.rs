@@ -969,9 +969,12 @@ impl<'p> Game<'p> {
         if let Some(Frame::Block { pc, .. }) = self.frames.last_mut() {
             *pc = pc.saturating_add(1);
         }
-        // most statements push nothing: no iterator then
+        // most statements push nothing: no iterator then, and an empty list held in place has
+        // nothing to free (forgotten, not dropped: its drop is a call for nothing)
         if !pushed.is_empty() {
             self.frames.extend(pushed);
+        } else if !pushed.spilled() {
+            std::mem::forget(pushed);
         }
         Ok(())
     }
