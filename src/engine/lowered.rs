@@ -39,6 +39,10 @@ pub enum Cond {
     /// `it is <card type>`: the type's index among the ruleset's card types (`None`: a type the
     /// ruleset does not declare, compared as written; the id is read from the expression).
     ItOfType(Option<u16>),
+    /// `it is <type> or it is <type> …`: types declared by the ruleset, as bits of their
+    /// indices (the first 64); a card some effect treats as another type, or of a type the
+    /// ruleset does not declare (or counting as one), is read as written.
+    ItOfAnyType(u64),
     /// `it has <keyword>` (the keyword's id read from the expression).
     ItHasKeyword,
     /// `it is face up` / `face down` (the face read from the expression).
@@ -77,7 +81,15 @@ pub struct Conds {
     /// (`None`: one it does not declare): `it is <type>` of a card no effect treats as another
     /// type compares indices, not texts.
     def_types: Vec<Option<u16>>,
+    /// Per card definition, the type its printed type counts as (its index, `None`: one the
+    /// ruleset does not declare), where (a zone) and unless (a state), if it counts as one.
+    def_counts_as: Vec<Option<CountsAs>>,
 }
+
+/// A card type counting as another (`Program::counts_as`), by indices: the other type's
+/// (`None`: undeclared), the zone where it does (`None`: anywhere), the state in which it does
+/// not (`None`: none).
+pub type CountsAs = (Option<u16>, Option<u16>, Option<u16>);
 
 impl Conds {
     /// Lowers the conditions of the program's filters (those with nothing to lower are left
@@ -121,6 +133,14 @@ impl Conds {
             .collect();
         let type_of = |id: &str| types.get(id).copied();
         let def_types = prog.cards.iter().map(|c| type_of(&c.card_type)).collect();
+        let def_counts_as = prog
+            .cards
+            .iter()
+            .map(|c| {
+                let (as_type, zone, unless) = prog.counts_as.get(c.card_type.as_str())?;
+                Some((type_of(as_type), *zone, *unless))
+            })
+            .collect();
         let mut by_address = HashMap::default();
         for e in filters.conditions {
             let c = lower(prog, &type_of, Subject::It, e);
@@ -155,7 +175,14 @@ impl Conds {
         Conds {
             by_address: ByAddress::of(entries),
             def_types,
+            def_counts_as,
         }
+    }
+
+    /// The type a card definition's printed type counts as, if any ([`CountsAs`]).
+    #[inline]
+    pub fn def_counts_as(&self, def: u32) -> Option<CountsAs> {
+        *self.def_counts_as.get(usize::try_from(def).ok()?)?
     }
 
     /// The printed card type of a card definition, as its index among the ruleset's card
@@ -259,7 +286,13 @@ fn lower(
         },
         _ => Cond::AsWritten,
     };
-    // a node all of whose parts are evaluated as written is itself evaluated as written
+    // a node all of whose parts are evaluated as written is itself evaluated as written, and
+    // an `or` of card types is one test of the type's bit
+    if let Cond::Or(a, b) = &cond {
+        if let (Some(x), Some(y)) = (type_bits(a), type_bits(b)) {
+            return Cond::ItOfAnyType(x | y);
+        }
+    }
     match &cond {
         Cond::Not(x) if **x == Cond::AsWritten => Cond::AsWritten,
         Cond::And(a, b) | Cond::Or(a, b) if **a == Cond::AsWritten && **b == Cond::AsWritten => {
@@ -267,6 +300,16 @@ fn lower(
         }
         Cond::Compare(Num::AsWritten, Num::AsWritten) => Cond::AsWritten,
         _ => cond,
+    }
+}
+
+/// The card types a lowered condition of one or more types tests, as bits (`None`: not such
+/// a condition, or a type past the first 64 or not declared).
+fn type_bits(c: &Cond) -> Option<u64> {
+    match c {
+        Cond::ItOfType(Some(t)) => 1u64.checked_shl(u32::from(*t)),
+        Cond::ItOfAnyType(bits) => Some(*bits),
+        _ => None,
     }
 }
 

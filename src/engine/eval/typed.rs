@@ -279,6 +279,10 @@ impl Game<'_> {
             (Cond::ItOfType(t), Expr::OfType { card_type, .. }) => {
                 self.of_type_lowered(c, *t, card_type)
             }
+            (Cond::ItOfAnyType(bits), Expr::Binary { op: Op::Or, .. }) => match self.type_bits(c) {
+                Some(of) => bits & of != 0,
+                None => self.eval_true(e)?,
+            },
             (Cond::ItHasKeyword, Expr::HasKeyword { keyword, .. }) => {
                 self.note_read(e);
                 self.has_keyword(c, keyword)
@@ -344,6 +348,27 @@ impl Game<'_> {
             }
         }
         self.of_type(c, card_type)
+    }
+
+    /// The card types a card is of, as bits of their indices among the ruleset's (the first
+    /// 64): its printed type, and the type that counts as where it is, as [`Game::of_type`]
+    /// reads them (`None`: a card some effect treats as another type, or a type the ruleset
+    /// does not declare or past the first 64: read as written).
+    fn type_bits(&self, c: CardId) -> Option<u64> {
+        let cs = &self.state.cards[c as usize];
+        if cs.treat.is_some() {
+            return None;
+        }
+        let conds = &self.prog.conds;
+        let mut bits = 1u64.checked_shl(u32::from(conds.def_type(cs.def)?))?;
+        if let Some((as_type, zone, unless)) = conds.def_counts_as(cs.def) {
+            let counts = zone.is_none_or(|z| z == cs.zone.zone)
+                && unless.is_none_or(|s| !self.state.in_state(c, s));
+            if counts {
+                bits |= 1u64.checked_shl(u32::from(as_type?))?;
+            }
+        }
+        Some(bits)
     }
 
     /// A lowered number beside its expression, `it` being `c`: what `eval_int` gives.
