@@ -948,8 +948,6 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// Runs the statement at the top block's `pc`, then moves past it and pushes the frames it
-    /// asked for. A choice suspends it (`Err`): it runs again from its start once answered.
     /// Pops the top frame, a block or the end of a context (the commonest frames by far): as
     /// neither holds anything to free, it is forgotten, not dropped — the drop of a frame of
     /// any kind is a long function, run for nothing. Any other frame is dropped.
@@ -960,6 +958,8 @@ impl<'p> Game<'p> {
         }
     }
 
+    /// Runs the statement at the top block's `pc`, then moves past it and pushes the frames it
+    /// asked for. A choice suspends it (`Err`): it runs again from its start once answered.
     fn run_statement(&mut self, s: &'p Stmt) -> Result<(), Box<Request>> {
         self.declared.clear();
         let pushed = self.exec(s)?;
