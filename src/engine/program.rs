@@ -176,9 +176,7 @@ impl Program {
     pub fn own_answer_in(&self, def: u32, zone: u16, event: u16, semantics: Semantics) -> bool {
         let bit = 1u64.checked_shl(u32::from(zone));
         if let (Some(all), Some(bit)) = (&self.answer_zones, bit) {
-            return all[def as usize]
-                .iter()
-                .any(|&(e, s, zones)| e == event && s == semantics && zones & bit != 0);
+            return answers_by_bits(&all[def as usize], bit, event, semantics);
         }
         own_answers_in(
             &self.meta[def as usize],
@@ -750,6 +748,20 @@ fn answer_zones(
     Some(per_def.collect())
 }
 
+/// [`Program::own_answer_in`] from a definition's entries of [`Program::answer_zones`], the
+/// zone as its bit.
+#[inline]
+fn answers_by_bits(
+    entries: &[(u16, Semantics, u64)],
+    zone_bit: u64,
+    event: u16,
+    semantics: Semantics,
+) -> bool {
+    entries
+        .iter()
+        .any(|&(e, s, zones)| e == event && s == semantics && zones & zone_bit != 0)
+}
+
 /// [`Program::own_answer_in`], each ability looked at.
 fn own_answers_in(
     metas: &[AbilityMeta],
@@ -832,9 +844,7 @@ mod tests {
                 for event in 0..3u16 {
                     for semantics in [Triggered, Replacement] {
                         let scanned = own_answers_in(metas, &in_play, zone, event, semantics);
-                        let by_bits = entries
-                            .iter()
-                            .any(|&(e, s, z)| e == event && s == semantics && z & (1 << zone) != 0);
+                        let by_bits = answers_by_bits(entries, 1 << zone, event, semantics);
                         assert_eq!(by_bits, scanned, "{metas:?} zone {zone} event {event}");
                         answering += usize::from(scanned);
                     }
