@@ -402,7 +402,7 @@ impl<'p> Game<'p> {
     /// (a `may` asking yes or no, a choice…), so that a question can be put in words.
     pub fn asking_statement(&self) -> Option<&'p Stmt> {
         self.frames.iter().rev().find_map(|f| match f {
-            Frame::Block { stmts, pc, .. } => stmts.get(*pc),
+            Frame::Block { stmts, pc, .. } => stmts.get(*pc as usize),
             _ => None,
         })
     }

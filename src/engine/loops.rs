@@ -506,9 +506,9 @@ fn frame_hash(f: &Frame<'_>, h: &mut impl Hasher) {
     std::mem::discriminant(f).hash(h);
     match f {
         Frame::Block { stmts, pc, .. } => (stmts.as_ptr() as usize, *pc).hash(h),
-        Frame::Each { items, idx, .. } => {
-            debug_hash(h, items);
-            idx.hash(h);
+        Frame::Each(each) => {
+            debug_hash(h, &each.items);
+            each.idx.hash(h);
         }
         Frame::Repeat { left, body } => (*left, body.as_ptr() as usize).hash(h),
         Frame::Window(w) => {

@@ -188,19 +188,15 @@ enum Frame<'p> {
     Root { setup_done: bool },
     /// Statements in order. Holds nothing to free, nor may it: [`Game::pop_plain_frame`]
     /// forgets it.
+    /// Its position and mark (where the variables stood when it began: they end with it;
+    /// `u32::MAX` keeps them) are `u32`, so that a frame stays small.
     Block {
         stmts: &'p [Stmt],
-        pc: usize,
-        mark: usize,
+        pc: u32,
+        mark: u32,
     },
-    /// `for each`.
-    Each {
-        var: &'p str,
-        items: Vec<Value>,
-        idx: usize,
-        body: &'p [Stmt],
-        mark: usize,
-    },
+    /// `for each` (boxed: it is the largest frame, and frames are moved at every statement).
+    Each(Box<Each<'p>>),
     /// `repeat`.
     Repeat { left: i64, body: &'p [Stmt] },
     /// `while`: the condition is read before each run of the body.
@@ -232,20 +228,22 @@ enum Frame<'p> {
         /// The interrupt rules ran first (for this pass of the rules).
         interrupted: bool,
         rules_done: bool,
-        rule: usize,
-        player: usize,
+        rule: u32,
+        player: u32,
         generation: u64,
         /// What the game was when this round of the rules began (`None`: not begun); boxed, as
         /// it is large and frames are moved at every statement.
         round: Option<Box<triggers::RulesKey>>,
-        rounds: u32,
-        resolved: u32,
+        /// Rounds of the rules run (at most 64).
+        rounds: u8,
+        /// Triggered abilities resolved (a loop past 2,000).
+        resolved: u16,
     },
     /// The interrupt rules, run after a change: each once per player, round after round while
     /// a round changes the game.
     Interrupt {
-        rule: usize,
-        player: usize,
+        rule: u32,
+        player: u32,
         /// The game's generation when the round began.
         generation: u64,
         rounds: u32,
@@ -255,6 +253,23 @@ enum Frame<'p> {
     Changes(Box<interrupts::Changes<'p>>),
     /// The changes a script recorded, made in order, one per step.
     Script(Box<exec::ScriptWrites>),
+}
+
+/// A `for each` under way: its variable, the items it runs over, the next one's index, its
+/// body, and where the variables stood when it began.
+#[derive(Debug, Clone)]
+struct Each<'p> {
+    var: &'p str,
+    items: Vec<Value>,
+    idx: usize,
+    body: &'p [Stmt],
+    mark: usize,
+}
+
+/// Where the variables stand (their count), as a block's mark: past `u32::MAX` variables (more
+/// than memory holds) the mark keeps them all.
+fn var_mark(len: usize) -> u32 {
+    u32::try_from(len).unwrap_or(u32::MAX)
 }
 
 /// Game options.
@@ -500,8 +515,8 @@ impl<'p> Game<'p> {
         g.frames.push(Frame::PopCtx);
         g.frames.push(Frame::Block {
             stmts: &prog.ruleset.turn,
-            pc,
-            mark: g.vars.len(),
+            pc: u32::try_from(pc).unwrap_or(u32::MAX),
+            mark: var_mark(g.vars.len()),
         });
         g.note_turn();
         g
@@ -818,22 +833,22 @@ impl<'p> Game<'p> {
                 Ok(())
             }
             Frame::Block { stmts, pc, mark } => {
-                if *pc >= stmts.len() {
+                let Some(s) = stmts.get(*pc as usize) else {
                     let m = *mark;
-                    self.vars.truncate(m);
+                    self.vars.truncate(m as usize);
                     self.pop_plain_frame();
                     return Ok(());
-                }
-                let s = &stmts[*pc];
+                };
                 self.run_statement(s)
             }
-            Frame::Each {
-                var,
-                items,
-                idx,
-                body,
-                mark,
-            } => {
+            Frame::Each(each) => {
+                let Each {
+                    var,
+                    items,
+                    idx,
+                    body,
+                    mark,
+                } = &mut **each;
                 let m = *mark;
                 self.vars.truncate(m);
                 if *idx >= items.len() {
@@ -1093,7 +1108,7 @@ impl<'p> Game<'p> {
         Frame::Block {
             stmts: body,
             pc: 0,
-            mark: self.vars.len(),
+            mark: var_mark(self.vars.len()),
         }
     }
 
@@ -1596,8 +1611,8 @@ mod tests {
     fn frames_and_values_stay_small() {
         let frame = std::mem::size_of::<Frame<'static>>();
         assert!(
-            frame <= 80,
-            "a frame is {frame} bytes: box its large variant"
+            frame <= 32,
+            "a frame is {frame} bytes: box its large variant, or narrow its fields"
         );
         let value = std::mem::size_of::<Value>();
         assert!(

@@ -146,7 +146,7 @@ impl<'p> Game<'p> {
                         Frame::Block {
                             stmts: &a.effect,
                             pc: 0,
-                            mark: usize::MAX,
+                            mark: u32::MAX,
                         },
                         Frame::CallStart(Box::new(CallStart {
                             you: controller,

@@ -781,15 +781,15 @@ pub(super) struct RulesReads {
 }
 
 pub(super) fn next_rule_run(
-    (rule, player): (&mut usize, &mut usize),
+    (rule, player): (&mut u32, &mut u32),
     rules: &[usize],
     active: usize,
     n: usize,
 ) -> Option<(Seat, usize)> {
-    let r = *rules.get(*rule)?;
-    let you = seat(seat_after(active, *player, n));
+    let r = *rules.get(*rule as usize)?;
+    let you = seat(seat_after(active, *player as usize, n));
     *player = player.saturating_add(1);
-    if *player >= n {
+    if *player as usize >= n {
         *player = 0;
         *rule = rule.saturating_add(1);
     }

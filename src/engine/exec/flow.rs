@@ -4,7 +4,7 @@
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
 use crate::engine::state::{index16, Value};
-use crate::engine::{CallStart, Frame, Frames, Game, Window};
+use crate::engine::{CallStart, Each, Frame, Frames, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
 use smallvec::smallvec;
 
@@ -45,13 +45,13 @@ impl<'p> Game<'p> {
             Value::List(l) => std::sync::Arc::unwrap_or_clone(l),
             other => self.cards_of(&other).into_iter().map(Value::Card).collect(),
         };
-        Ok(smallvec![Frame::Each {
+        Ok(smallvec![Frame::Each(Box::new(Each {
             var,
             items,
             idx: 0,
             body,
             mark: self.vars.len(),
-        }])
+        }))])
     }
 
     /// `repeat N`: a count below 0 (or not a number) runs nothing; at most 10,000 runs.
@@ -235,13 +235,13 @@ impl<'p> Game<'p> {
                 out.push(Frame::Block {
                     stmts: &a.effect,
                     pc: 0,
-                    mark: usize::MAX,
+                    mark: u32::MAX,
                 });
                 if !a.cost.is_empty() {
                     out.push(Frame::Block {
                         stmts: &a.cost,
                         pc: 0,
-                        mark: usize::MAX,
+                        mark: u32::MAX,
                     });
                 }
                 out.push(Frame::CallStart(Box::new(CallStart {
