@@ -6,7 +6,7 @@ use crate::engine::program::Program;
 use crate::engine::state::{index16, Value};
 use crate::engine::{CallStart, Each, Frame, Frames, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
-use smallvec::smallvec;
+use smallvec::{smallvec, SmallVec};
 
 /// A verb's or procedure's arguments by parameter name, in parameter order.
 type Args<'p> = Vec<(&'p str, Value)>;
@@ -261,7 +261,11 @@ impl<'p> Game<'p> {
 
 /// The runs of a call: one, or one per card when a set of cards is given to a `card`
 /// parameter (the first such parameter). `vals` are the parameters' values in their order.
-pub(in crate::engine) fn spread_runs<'p>(p: &ir::Procedure, vals: Args<'p>) -> Vec<Args<'p>> {
+/// Most calls run once: that run is held in place.
+pub(in crate::engine) fn spread_runs<'p>(
+    p: &ir::Procedure,
+    vals: Args<'p>,
+) -> SmallVec<[Args<'p>; 1]> {
     // `vals` holds the parameters' values in their order
     let spread = p.params.iter().zip(&vals).position(|(param, (_, v))| {
         param.types == [ir::Type::Card] && matches!(v, Value::Cards(_))
@@ -279,6 +283,6 @@ pub(in crate::engine) fn spread_runs<'p>(p: &ir::Procedure, vals: Args<'p>) -> V
                 v
             })
             .collect(),
-        None => vec![vals],
+        None => smallvec![vals],
     }
 }
