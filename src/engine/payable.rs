@@ -216,7 +216,7 @@ impl<'p> Game<'p> {
         };
         let mut vals: Vec<(&'p str, Value)> = Vec::new();
         for param in &p.params {
-            let v = match args.get(param.name.as_str()).or(param.default.as_ref()) {
+            let v = match args.get_id(param.name).or(param.default.as_ref()) {
                 Some(e) => match self.eval(e) {
                     Ok(v) => v,
                     Err(_) => return true,

@@ -30,9 +30,16 @@ impl<V> Map<super::Id, V> {
             .iter()
             .find(|(k, _)| {
                 let k = k.as_str();
-                k.len() == key.len() && k == key
+                // a key read from an id of the same text is the same copy of it
+                k.len() == key.len() && (std::ptr::eq(k.as_ptr(), key.as_ptr()) || k == key)
             })
             .map(|(_, v)| v)
+    }
+
+    /// The value of the id `key`: a scan comparing addresses only (two ids are equal exactly
+    /// when they are one copy of their text).
+    pub fn get_id(&self, key: super::Id) -> Option<&V> {
+        self.0.iter().find(|(k, _)| **k == key).map(|(_, v)| v)
     }
 }
 
@@ -130,5 +137,11 @@ mod tests {
         assert_eq!(map.get("xq"), Some(&1));
         assert_eq!(map.get("zw"), Some(&3));
         assert_eq!(map.get("z"), None);
+        // a text that is no id's copy (built at run time) is found by its text too
+        let built = ["x", "qz"].concat();
+        assert_eq!(map.get(&built), Some(&2));
+        assert_eq!(map.get_id(super::super::Id::new(&built)), Some(&2));
+        assert_eq!(map.get_id(super::super::Id::new("zw")), Some(&3));
+        assert_eq!(map.get_id(super::super::Id::new("xz")), None);
     }
 }

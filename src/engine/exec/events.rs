@@ -22,7 +22,7 @@ impl Game<'_> {
         let params = &self.prog.ruleset.events[e as usize].params;
         let mut vals = Vec::with_capacity(params.len());
         for p in params {
-            vals.push(match args.get(p.name.as_str()) {
+            vals.push(match args.get_id(p.name) {
                 Some(x) => self.eval(x)?,
                 None => Value::Absent,
             });

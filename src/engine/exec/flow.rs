@@ -136,7 +136,7 @@ impl<'p> Game<'p> {
         };
         let mut vals: Args<'p> = Vec::with_capacity(p.params.len());
         for param in &p.params {
-            let v = match args.get(param.name.as_str()) {
+            let v = match args.get_id(param.name) {
                 Some(e) => self.eval(e)?,
                 None => match &param.default {
                     Some(d) => self.eval(d)?,
