@@ -363,7 +363,13 @@ impl<'p> Game<'p> {
         }
         self.vars.hash(&mut h);
         req.player.hash(&mut h);
-        sorted_labels(req).hash(&mut h);
+        // the options in any order: a sum of their labels' hashes, mixed (as a zone's cards)
+        let labels = req.options.iter().fold(0u64, |sum, o| {
+            let mut lh = rustc_hash::FxHasher::default();
+            o.label.hash(&mut lh);
+            sum.wrapping_add(mix(lh.finish()))
+        });
+        (req.options.len(), labels).hash(&mut h);
         h.finish()
     }
 }
