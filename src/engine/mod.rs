@@ -987,7 +987,12 @@ impl<'p> Game<'p> {
         // most statements push nothing: no iterator then, and an empty list held in place has
         // nothing to free (forgotten, not dropped: its drop is a call for nothing)
         if !pushed.is_empty() {
-            self.frames.extend(pushed);
+            // pushed one by one after room is made: `extend` from a `SmallVec`'s iterator takes
+            // its slow path (the iterator does not tell its length)
+            self.frames.reserve(pushed.len());
+            for f in pushed {
+                self.frames.push(f);
+            }
         } else if !pushed.spilled() {
             std::mem::forget(pushed);
         }
