@@ -188,6 +188,7 @@ enum Frame<'p> {
     Root { setup_done: bool },
     /// Statements in order. Holds nothing to free, nor may it: [`Game::pop_plain_frame`]
     /// forgets it.
+    ///
     /// Its position and mark (where the variables stood when it began: they end with it;
     /// `u32::MAX` keeps them) are `u32`, so that a frame stays small.
     Block {
