@@ -687,12 +687,18 @@ impl<'p> Game<'p> {
         }
         match self.prog.counts_as.get(t) {
             Some((as_type, zone, unless)) => {
-                as_type == card_type
-                    && zone.is_none_or(|z| z == self.state.cards[c as usize].zone.zone)
-                    && unless.is_none_or(|s| !self.state.in_state(c, s))
+                as_type == card_type && self.counts_as_here(c, *zone, *unless)
             }
             None => false,
         }
+    }
+
+    /// Whether a card's type counts as another where the card is now: in the zone the
+    /// counting names (`None`: anywhere), out of the state it names (`None`: none).
+    #[inline]
+    pub(super) fn counts_as_here(&self, c: CardId, zone: Option<u16>, unless: Option<u16>) -> bool {
+        zone.is_none_or(|z| z == self.state.cards[c as usize].zone.zone)
+            && unless.is_none_or(|s| !self.state.in_state(c, s))
     }
 
     /// A card field as a value: `name`, `number`, or a schema field.

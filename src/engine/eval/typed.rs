@@ -362,9 +362,7 @@ impl Game<'_> {
         let conds = &self.prog.conds;
         let mut bits = 1u64.checked_shl(u32::from(conds.def_type(cs.def)?))?;
         if let Some((as_type, zone, unless)) = conds.def_counts_as(cs.def) {
-            let counts = zone.is_none_or(|z| z == cs.zone.zone)
-                && unless.is_none_or(|s| !self.state.in_state(c, s));
-            if counts {
+            if self.counts_as_here(c, zone, unless) {
                 bits |= 1u64.checked_shl(u32::from(as_type?))?;
             }
         }
