@@ -291,6 +291,13 @@ impl Program {
         &self.cards[r.0 as usize].abilities[r.1 as usize]
     }
 
+    /// Whether an ability is of `semantics` with a trigger on event `event` (what it answers
+    /// is then read from its patterns and its `if`).
+    pub fn may_answer(&self, r: AbilityRef, event: u16, semantics: Semantics) -> bool {
+        let m = &self.meta[r.0 as usize][r.1 as usize];
+        m.semantics == semantics && m.event == Some(event)
+    }
+
     /// Whether an ability has an attribute of the given meaning list.
     pub fn has_attr(list: &[Id], a: &ir::Ability) -> bool {
         a.attributes.iter().any(|x| list.contains(x))

@@ -6,7 +6,15 @@ use super::program::{AbilityRef, Program};
 use super::state::{card_id, index16, seat, seat_after, shown, CardId, Outcome, Seat, Value};
 use super::{EventData, Frame, Game, Lookback, Pending};
 use crate::ir;
+use smallvec::SmallVec;
 use std::rc::Rc;
+
+/// A card's working abilities, each with the card whose text it is (`this`), held in place
+/// for the few a card has (they are listed at every event and priority).
+pub(super) type Abilities = SmallVec<[(CardId, AbilityRef); 4]>;
+
+/// [`Abilities`] with the card each ability is printed on (its source).
+pub(super) type SourcedAbilities = SmallVec<[(CardId, AbilityRef, CardId); 4]>;
 
 impl<'p> Game<'p> {
     /// One step of a check timing: a rule action for one player, or (the rules done) the next
@@ -456,12 +464,12 @@ impl<'p> Game<'p> {
 
     /// Every ability that works for a card where it is now: its own (by their zone), and the
     /// carried abilities of the cards set on it (`this` meaning it). Returns (this, ability).
-    pub(super) fn working_abilities(&mut self, c: CardId) -> Vec<(CardId, AbilityRef)> {
+    pub(super) fn working_abilities(&mut self, c: CardId) -> Abilities {
         let zone = self.state.cards[c as usize].zone.zone;
         self.abilities_in(c, zone)
     }
 
-    pub(super) fn abilities_in(&mut self, c: CardId, zone: u16) -> Vec<(CardId, AbilityRef)> {
+    pub(super) fn abilities_in(&mut self, c: CardId, zone: u16) -> Abilities {
         self.abilities_as(c, zone, None)
     }
 
@@ -472,7 +480,7 @@ impl<'p> Game<'p> {
         c: CardId,
         zone: u16,
         neg: Option<(bool, bool)>,
-    ) -> Vec<(CardId, AbilityRef)> {
+    ) -> Abilities {
         self.sourced_abilities(c, zone, neg)
             .into_iter()
             .map(|(this, a, _)| (this, a))
@@ -487,11 +495,11 @@ impl<'p> Game<'p> {
         c: CardId,
         zone: u16,
         neg: Option<(bool, bool)>,
-    ) -> Vec<(CardId, AbilityRef, CardId)> {
+    ) -> SourcedAbilities {
         let prog: &'p Program = self.prog;
         let def = self.state.cards[c as usize].def;
         let metas = &prog.meta[def as usize];
-        let mut out = Vec::with_capacity(metas.len());
+        let mut out = SourcedAbilities::new();
         let in_play = prog.in_play.get(zone as usize).copied().unwrap_or(false);
         let works = |m: &super::program::AbilityMeta| m.works_in(zone, in_play);
         if metas.iter().any(|m| !m.carried && works(m)) {
@@ -613,19 +621,31 @@ impl<'p> Game<'p> {
         if self.state.cancelled.len() != cancellations {
             self.cancellations_changed();
         }
-        let e = Rc::new(e);
-        for &c in self.trigger_candidates(e.event).iter() {
+        // shared (a context's and the pending abilities' event) once an ability may answer:
+        // most events find none, and then nothing is allocated
+        let mut shared: Option<Rc<EventData>> = None;
+        let event = e.event;
+        for &c in self.trigger_candidates(event).iter() {
             let (zone, neg) = match lookback {
                 Some((lc, z, neg)) if lc == c => (z.zone, Some(neg)),
                 _ => (self.state.cards[c as usize].zone.zone, None),
             };
-            if !self.may_answer(c, zone, e.event, ir::Semantics::Triggered) {
+            if !self.may_answer(c, zone, event, ir::Semantics::Triggered) {
                 continue;
             }
             for (this, aref) in self.abilities_as(c, zone, neg) {
-                if !self.limit_ok(c, aref) {
+                if !self.prog.may_answer(aref, event, ir::Semantics::Triggered)
+                    || !self.limit_ok(c, aref)
+                {
                     continue;
                 }
+                let e = shared.get_or_insert_with(|| {
+                    Rc::new(EventData {
+                        event,
+                        args: Rc::clone(&e.args),
+                    })
+                });
+                let e = Rc::clone(e);
                 if let Some(controller) = self.answers(c, this, aref, &e, ir::Semantics::Triggered)
                 {
                     self.pending.push(Pending {
@@ -673,14 +693,11 @@ impl<'p> Game<'p> {
         e: &Rc<EventData>,
         semantics: ir::Semantics,
     ) -> Option<Seat> {
+        if !self.prog.may_answer(aref, e.event, semantics) {
+            return None;
+        }
         let a: &'p ir::Ability = self.prog.ability(aref);
-        if a.semantics != semantics {
-            return None;
-        }
         let t = a.trigger.as_ref()?;
-        if self.prog.event_index.get(&t.event) != Some(&e.event) {
-            return None;
-        }
         let controller = self.state.cards[this as usize].controller;
         self.push_ctx(controller, Some(this), Some(e.clone()), Some((card, aref)));
         let ok = self.pattern_matches(t, e)
