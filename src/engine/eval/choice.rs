@@ -328,11 +328,23 @@ fn cards_prompt(kind: ChoiceKind, lo: usize, hi: usize) -> String {
         ChoiceKind::Target => "target",
         ChoiceKind::Search => "search for",
     };
-    let range = if lo == hi {
-        String::new()
-    } else {
-        format!("{lo} to ")
-    };
-    let plural = if hi == 1 { "" } else { "s" };
-    format!("{verb} {range}{hi} card{plural}")
+    // written piece by piece (asked at every choice of cards: `format!` cost a thousand
+    // instructions a prompt)
+    let mut out = String::with_capacity(32);
+    out.push_str(verb);
+    out.push(' ');
+    if lo != hi {
+        push_number(&mut out, lo);
+        out.push_str(" to ");
+    }
+    push_number(&mut out, hi);
+    out.push_str(if hi == 1 { " card" } else { " cards" });
+    out
+}
+
+/// Appends a number's decimal digits.
+fn push_number(out: &mut String, n: usize) {
+    use std::fmt::Write;
+    // writing to a `String` does not fail
+    let _ = write!(out, "{n}");
 }
