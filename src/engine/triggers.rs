@@ -570,7 +570,8 @@ impl<'p> Game<'p> {
             // no listener is set on a card: the listeners themselves, in card order
             return listeners;
         }
-        let mut out: Vec<CardId> = Vec::with_capacity(listeners.len());
+        // each listener and its host at most
+        let mut out: Vec<CardId> = Vec::with_capacity(listeners.len().saturating_mul(2));
         for &c in listeners.iter() {
             out.push(c);
             if let Some(h) = self.state.cards[c as usize].host {

@@ -8,6 +8,7 @@ use super::program::Program;
 use super::state::{next_seat, shown, CardId, Seat, Value};
 use super::{Frame, Game, Offer, OffersKey};
 use crate::ir::{self, Id, WindowEntry};
+use smallvec::SmallVec;
 use std::rc::Rc;
 
 impl<'p> Game<'p> {
@@ -204,7 +205,8 @@ impl<'p> Game<'p> {
 
     /// The legal offers of a window for a player, "pass" last.
     pub(super) fn offers(&mut self, seat: Seat, entries: &'p [WindowEntry]) -> Vec<Offer> {
-        let mut out = Vec::new();
+        // room for a few offers an entry and "pass": the list is not grown step by step
+        let mut out = Vec::with_capacity(entries.len().saturating_mul(4).saturating_add(1));
         for e in entries {
             match e {
                 WindowEntry::Action(id) => {
@@ -270,7 +272,7 @@ impl<'p> Game<'p> {
                     }
                     _ => None,
                 };
-                let mut seen_defs: Vec<(u32, u64)> = Vec::new();
+                let mut seen_defs: SmallVec<[(u32, u64); 8]> = SmallVec::new();
                 for c in cards {
                     self.vars.push((var.as_str(), Value::Card(c)));
                     let ok = match (&split, &a.condition) {
