@@ -118,3 +118,45 @@ fn a_generated_file_compiles_the_same_on_one_and_two_threads() {
     assert!(diags > 900, "only {diags} diagnostics");
     assert!(packs >= 1);
 }
+
+/// `parse_file` alone (what `fuda fmt` and a file without a `game` header use): its pre-pass
+/// hands items over while it runs, so on 2 or 4 threads items are parsed as the pass goes
+/// on. Items and diagnostics must be those of 1 thread, in the same order, with errors of
+/// the pre-pass (bad bytes, an unclosed brace, an unterminated string at the end) among
+/// items with syntax errors and clean ones.
+#[test]
+fn parse_file_gives_the_same_items_and_diagnostics_on_one_two_and_four_threads() {
+    let mut text = generated(2000);
+    // a stray byte in a card, a brace left open in another (the next card recovers)
+    text = text.replacen("  nodes: 2\n", "  nodes: 2 \u{1}\n", 1);
+    let open = text.find("card \"generated 1200\"").unwrap();
+    let body = text[open..].find("  }\n}").unwrap();
+    text.replace_range(open + body..open + body + 5, "  \n");
+    text.push_str("card \"unterminated\" {\n  number: \"T9");
+    let parse = |threads: usize| {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(256 << 20)
+            .build()
+            .unwrap();
+        pool.install(|| {
+            let mut diags = Vec::new();
+            let items =
+                fuda::compiler::parse::parse_file(&text, fuda::base::source::FileId(0), &mut diags);
+            (
+                format!("{items:?}"),
+                format!("{diags:?}"),
+                items.len(),
+                diags.len(),
+            )
+        })
+    };
+    let one = parse(1);
+    assert!(one.2 > 1500, "only {} items parsed", one.2);
+    assert!(one.3 > 280, "only {} diagnostics", one.3);
+    for threads in [2, 4] {
+        let other = parse(threads);
+        assert_eq!(one.0, other.0, "items differ on {threads} threads");
+        assert_eq!(one.1, other.1, "diagnostics differ on {threads} threads");
+    }
+}

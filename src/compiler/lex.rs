@@ -146,11 +146,34 @@ pub struct Item {
 /// Splits `src` into top-level items and reports what the pre-pass finds: one pass over the
 /// tokens, each handed to the [`Splitter`] in order.
 pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
+    let mut items = Vec::new();
+    split_each(src, file, diags, |item| items.push(item));
+    items
+}
+
+/// [`split`], each item handed to `item` as soon as it is complete — when the next one
+/// starts, or at the end — so that it can be parsed while the pass goes on. The items and the
+/// diagnostics are [`split`]'s, in the same order.
+pub fn split_each(
+    src: &str,
+    file: FileId,
+    diags: &mut Vec<Diagnostic>,
+    mut item: impl FnMut(Item),
+) {
     let mut splitter = Splitter::new(src, file, diags);
+    // items before this one were handed out
+    let mut handed = 0;
     for (tok, span) in token_iter(src) {
         splitter.token(tok, span);
+        // every item but the last is complete: only the last is ever extended or marked
+        while handed + 1 < splitter.items.len() {
+            item(splitter.items[handed].clone());
+            handed += 1;
+        }
     }
-    splitter.finish()
+    for rest in splitter.finish().into_iter().skip(handed) {
+        item(rest);
+    }
 }
 
 /// The state of [`split`]'s one pass: the items so far, the open brackets, the current line,

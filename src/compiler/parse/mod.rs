@@ -82,12 +82,57 @@ pub struct ParsedItem {
 /// with its own diagnostics, so the items, their spans and the diagnostics (and their order)
 /// are the same whatever the number of threads.
 pub fn parse_file(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<ParsedItem> {
-    let items: Vec<Unparsed> = lex::split(src, file, diags)
-        .into_iter()
-        .filter(|item| item.parse)
-        .map(Unparsed)
-        .collect();
-    parse_items(src, file, &items, diags)
+    if rayon::current_num_threads() < 2 {
+        let items: Vec<Unparsed> = lex::split(src, file, diags)
+            .into_iter()
+            .filter(|item| item.parse)
+            .map(Unparsed)
+            .collect();
+        return parse_items(src, file, &items, diags);
+    }
+    streamed(src, file, diags)
+}
+
+/// [`parse_file`] on several threads: the pre-pass hands each item over as soon as it is
+/// complete, and the other threads parse it meanwhile (the pre-pass, on one thread, no longer
+/// runs before any parsing). Items and diagnostics are put back in source order: the
+/// pre-pass's diagnostics first, then each item's, as [`parse_items`] gives them.
+fn streamed(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<ParsedItem> {
+    use rayon::prelude::*;
+    let (sender, receiver) = std::sync::mpsc::channel::<(usize, lex::Item)>();
+    let mut found = Vec::new();
+    let ((), mut parsed) = rayon::join(
+        || {
+            let sender = sender;
+            let mut n = 0usize;
+            lex::split_each(src, file, &mut found, |item| {
+                if item.parse {
+                    // the receiver is read until the sender is dropped: a send does not fail
+                    let _ = sender.send((n, item));
+                    n += 1;
+                }
+            });
+        },
+        || {
+            receiver
+                .into_iter()
+                .par_bridge()
+                .map(|(n, item)| {
+                    let mut own = Vec::new();
+                    let parsed = parse_item(src, file, &item, &mut own);
+                    (n, parsed, own)
+                })
+                .collect::<Vec<_>>()
+        },
+    );
+    parsed.sort_unstable_by_key(|(n, _, _)| *n);
+    diags.append(&mut found);
+    let mut items = Vec::with_capacity(parsed.len());
+    for (_, item, mut own) in parsed {
+        diags.append(&mut own);
+        items.extend(item);
+    }
+    items
 }
 
 /// A top-level item the pre-pass found and that has not been parsed yet (see
