@@ -198,7 +198,8 @@ fn memos_change_nothing(pack: &str) {
 /// Plays games with every lowered filter condition and action's `if` (of its candidate)
 /// checked against the condition as written (`Game::verify_lowered`): the same answer for
 /// every card, the same reads recorded (the rule memos verified too, so that more conditions
-/// are read while a rule is recorded).
+/// are read while a rule is recorded); a filter's first read made in place (a state, a type)
+/// is checked against the lowered condition too.
 fn lowered_conditions_agree(pack: &str) {
     let checked = play_verified(
         pack,

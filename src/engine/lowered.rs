@@ -16,6 +16,10 @@
 //! variable (`for c in …`) where a filter has `it` (`c is <state>`, `c.<stat>`, `c is <card
 //! type>`).
 //!
+//! A filter whose condition is, or starts with, one such read of `it` (`it is <state>`, `it
+//! is <type>`, `… and …` after one) is read card by card in place ([`Leaf`]): no `it` bound,
+//! no call, the rest of the condition read only when that first read holds.
+//!
 //! The table is keyed by the condition's address, as [`Names`](super::names::Names) is by an
 //! id's: the program's IR is not changed once it is built, so no other expression alive during
 //! a game lies where one of its conditions does; an expression the program does not hold (a
@@ -59,6 +63,28 @@ pub enum Cond {
     /// A comparison of numbers: `<`, `<=`, `>`, `>=`, or `==`/`!=` with a number written on a
     /// side (the operator read from the expression).
     Compare(Num, Num),
+}
+
+/// A filter condition that starts with one read of the card's own fields, read for each
+/// card in place (`Game::leaf`): the whole condition, or the first conjunct of `x and …`,
+/// which decides it when it does not hold.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Leaf {
+    /// The read.
+    pub test: Test,
+    /// The condition is the read alone (else its first conjunct).
+    pub whole: bool,
+}
+
+/// One read of a card's own fields (see [`Leaf`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Test {
+    /// `it is <state>`, the state's index.
+    InState(u16),
+    /// `it is <type> or …`, [`Cond::ItOfAnyType`]'s bits.
+    OfAnyType(u64),
+    /// `it is <type>` of a type the ruleset declares, its index.
+    OfType(u16),
 }
 
 /// A number in a lowered condition, beside its expression.

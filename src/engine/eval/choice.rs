@@ -13,8 +13,14 @@ impl Game<'_> {
         let list = self.pooled_cards_of(&v);
         let lowered = self.prog.conds.get(condition);
         let mut out = Vec::new();
+        let leaf = self.leaf(lowered, condition);
         for (i, &c) in list.iter().enumerate() {
-            if self.holds_lowered(c, lowered, condition)? {
+            let holds = match leaf.and_then(|l| self.leaf_holds(l, c)) {
+                Some(holds) if !self.verify_lowered => holds,
+                Some(quick) => self.leaf_verified(quick, c, lowered, condition)?,
+                None => self.holds_lowered(c, lowered, condition)?,
+            };
+            if holds {
                 // room for every card left at the first that passes (most filters pass none)
                 if out.capacity() == 0 {
                     out.reserve_exact(list.len().saturating_sub(i));

@@ -5,7 +5,7 @@
 //! (`rule_memo`) as [`Game::eval`] notes every form.
 
 use super::super::agent::Request;
-use super::super::lowered::{it_and_var, Cond, Num};
+use super::super::lowered::{it_and_var, Cond, Leaf, Num, Test};
 use super::super::state::{CardId, Value};
 use super::super::Game;
 use crate::ir::{Expr, Op};
@@ -150,8 +150,14 @@ impl Game<'_> {
         let list = self.pooled_cards_of(&v);
         let lowered = self.prog.conds.get(condition);
         let mut n: i64 = 0;
+        let leaf = self.leaf(lowered, condition);
         for &c in &list {
-            if self.holds_lowered(c, lowered, condition)? {
+            let holds = match leaf.and_then(|l| self.leaf_holds(l, c)) {
+                Some(holds) if !self.verify_lowered => holds,
+                Some(quick) => self.leaf_verified(quick, c, lowered, condition)?,
+                None => self.holds_lowered(c, lowered, condition)?,
+            };
+            if holds {
                 n = n.saturating_add(1);
             }
         }
@@ -189,6 +195,62 @@ impl Game<'_> {
         let r = self.cond_true(k, condition, c);
         self.its.pop();
         r
+    }
+
+    /// A filter's lowered condition when it starts with one read of the card's own fields (a
+    /// state, a type): found once per filter, the read is then made for each card in place,
+    /// with no `it` bound and no call (filters run for every card of a zone, many times a
+    /// turn). `None`: any other condition.
+    #[inline]
+    pub(in crate::engine) fn leaf(&self, lowered: Option<&Cond>, e: &Expr) -> Option<Leaf> {
+        let lowered = lowered?;
+        if let Some(test) = test_of(lowered, e) {
+            return Some(Leaf { test, whole: true });
+        }
+        match (lowered, e) {
+            (
+                Cond::And(a, _),
+                Expr::Binary {
+                    op: Op::And, lhs, ..
+                },
+            ) => test_of(a, lhs).map(|test| Leaf { test, whole: false }),
+            _ => None,
+        }
+    }
+
+    /// [`Game::holds_lowered`] for a card whose [`Leaf`] read in place gave `quick`, with
+    /// lowered conditions checked (`verify_lowered`): a disagreement is noted.
+    #[cold]
+    pub(in crate::engine) fn leaf_verified(
+        &mut self,
+        quick: bool,
+        c: CardId,
+        lowered: Option<&Cond>,
+        condition: &Expr,
+    ) -> Result<bool, Box<Request>> {
+        let holds = self.holds_lowered(c, lowered, condition)?;
+        if quick != holds {
+            self.notes.push(format!(
+                "a lowered condition disagreed: {quick} as read in place (card {c}), {holds} as lowered, of {condition:?}"
+            ));
+        }
+        Ok(holds)
+    }
+
+    /// Whether card `c` meets a [`Leaf`] condition, as [`Game::holds_lowered`] reads it;
+    /// `None` when it must be read in full: its first conjunct holds, or the card is read as
+    /// written (a card treated as another type, or a type that counts as another).
+    #[inline]
+    pub(in crate::engine) fn leaf_holds(&self, leaf: Leaf, c: CardId) -> Option<bool> {
+        let holds = match leaf.test {
+            Test::InState(s) => self.state.in_state(c, s),
+            Test::OfAnyType(bits) => bits & self.type_bits(c)? != 0,
+            Test::OfType(t) => self.of_type_index(c, t)?,
+        };
+        match (holds, leaf.whole) {
+            (_, true) | (false, false) => Some(holds),
+            (true, false) => None,
+        }
     }
 
     /// Whether an action's `if` (or a conjunct of it) holds for candidate `c`, its variable
@@ -338,16 +400,27 @@ impl Game<'_> {
     /// as another type is of the type when its definition's index is `t`, and of no other when
     /// no type counts as another; anything else is [`Game::of_type`] as written.
     fn of_type_lowered(&self, c: CardId, t: Option<u16>, card_type: &str) -> bool {
-        let cs = &self.state.cards[c as usize];
-        if cs.treat.is_none() && t.is_some() {
-            if self.prog.conds.def_type(cs.def) == t {
-                return true;
-            }
-            if self.prog.counts_as.is_empty() {
-                return false;
-            }
+        match t.and_then(|t| self.of_type_index(c, t)) {
+            Some(of) => of,
+            None => self.of_type(c, card_type),
         }
-        self.of_type(c, card_type)
+    }
+
+    /// Whether a card is of the declared type of index `t`, read from its definition: `None`
+    /// for a card some effect treats as another type, and for one not of that type printed
+    /// when a type counts as another (both read as written).
+    fn of_type_index(&self, c: CardId, t: u16) -> Option<bool> {
+        let cs = &self.state.cards[c as usize];
+        if cs.treat.is_some() {
+            return None;
+        }
+        if self.prog.conds.def_type(cs.def) == Some(t) {
+            Some(true)
+        } else if self.prog.counts_as.is_empty() {
+            Some(false)
+        } else {
+            None
+        }
     }
 
     /// The card types a card is of, as bits of their indices among the ruleset's (the first
@@ -429,6 +502,17 @@ enum TextSide<'e> {
 fn int(v: &Value) -> Option<i64> {
     match v {
         Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
+
+/// The read of a [`Leaf`] a lowered condition is, beside its expression (as
+/// [`Game::cond_true`] pairs them).
+fn test_of(k: &Cond, e: &Expr) -> Option<Test> {
+    match (k, e) {
+        (Cond::ItInState(s), Expr::InState { .. }) => Some(Test::InState(*s)),
+        (Cond::ItOfAnyType(bits), Expr::Binary { op: Op::Or, .. }) => Some(Test::OfAnyType(*bits)),
+        (Cond::ItOfType(Some(t)), Expr::OfType { .. }) => Some(Test::OfType(*t)),
         _ => None,
     }
 }
