@@ -146,9 +146,11 @@ pub struct Item {
 /// Splits `src` into top-level items and reports what the pre-pass finds: one pass over the
 /// tokens, each handed to the [`Splitter`] in order.
 pub fn split(src: &str, file: FileId, diags: &mut Vec<Diagnostic>) -> Vec<Item> {
-    let mut items = Vec::new();
-    split_each(src, file, diags, |item| items.push(item));
-    items
+    let mut splitter = Splitter::new(src, file, diags);
+    for (tok, span) in token_iter(src) {
+        splitter.token(tok, span);
+    }
+    splitter.finish()
 }
 
 /// [`split`], each item handed to `item` as soon as it is complete — when the next one
