@@ -2,8 +2,8 @@
 //! that game state is vectors and bit masks, not maps of strings.
 
 use super::names::Names;
-use crate::engine::state::{index16, index32};
-use crate::ir::{self, Id, Semantics, Stmt};
+use crate::engine::state::{index16, index32, CardId, Value};
+use crate::ir::{self, Expr, Id, Semantics, Stmt};
 use rustc_hash::FxHashMap as HashMap;
 
 /// Where an ability of a card definition sits: the definition and the ability's index.
@@ -22,6 +22,9 @@ pub struct AbilityMeta {
     pub semantics: Semantics,
     /// The event its trigger answers (its index), if it has a trigger on a declared event.
     pub event: Option<u16>,
+    /// The event parameter its trigger wants to be the card itself (a pattern `this`), if any:
+    /// an event whose payload names another card there is not answered.
+    pub this_param: Option<u16>,
 }
 
 impl AbilityMeta {
@@ -296,6 +299,16 @@ impl Program {
     pub fn may_answer(&self, r: AbilityRef, event: u16, semantics: Semantics) -> bool {
         let m = &self.meta[r.0 as usize][r.1 as usize];
         m.semantics == semantics && m.event == Some(event)
+    }
+
+    /// Whether an event's payload `args` may be answered by an ability of card `this`: unless
+    /// its trigger wants the card itself at a parameter, and another value is there (its
+    /// pattern would not match).
+    pub fn names_this(&self, r: AbilityRef, this: CardId, args: &[Value]) -> bool {
+        match self.meta[r.0 as usize][r.1 as usize].this_param {
+            Some(i) => args.get(usize::from(i)) == Some(&Value::Card(this)),
+            None => true,
+        }
     }
 
     /// Whether an ability has an attribute of the given meaning list.
@@ -605,6 +618,16 @@ fn replaceable(meta: &[Vec<AbilityMeta>], events: usize) -> Vec<bool> {
     out
 }
 
+/// The index of the event parameter a trigger's pattern wants to be `this`, if it has one
+/// and the event declares it.
+fn this_param(ruleset: &ir::Ruleset, events: &HashMap<Id, u16>, t: &ir::Trigger) -> Option<u16> {
+    let ev = events.get(&t.event)?;
+    let params = &ruleset.events.get(usize::from(*ev))?.params;
+    let (name, _) = t.when.iter().find(|(_, pat)| matches!(pat, Expr::This))?;
+    let at = params.iter().position(|p| p.name == *name)?;
+    u16::try_from(at).ok()
+}
+
 /// Where each top-level `phase` statement of the turn sits.
 fn phase_pcs(ruleset: &ir::Ruleset) -> Vec<usize> {
     ruleset
@@ -641,6 +664,10 @@ fn ability_meta(
                         .trigger
                         .as_ref()
                         .and_then(|t| events.get(&t.event).copied()),
+                    this_param: a
+                        .trigger
+                        .as_ref()
+                        .and_then(|t| this_param(ruleset, events, t)),
                 })
                 .collect()
         })
@@ -822,6 +849,7 @@ mod tests {
             zone,
             semantics,
             event: Some(event),
+            this_param: None,
         }
     }
 

@@ -636,6 +636,7 @@ impl<'p> Game<'p> {
             }
             for (this, aref) in self.abilities_as(c, zone, neg) {
                 if !self.prog.may_answer(aref, event, ir::Semantics::Triggered)
+                    || !self.prog.names_this(aref, this, &e.args)
                     || !self.limit_ok(c, aref)
                 {
                     continue;
