@@ -563,11 +563,14 @@ impl<'p> Game<'p> {
     /// it, and the hosts of such cards (they carry the abilities set on them).
     pub(super) fn trigger_candidates(&mut self, event: u16) -> Rc<[CardId]> {
         let listeners = self.listeners_of(event);
-        if listeners
-            .iter()
-            .all(|c| self.state.cards[*c as usize].host.is_none())
+        // no card set on another (the commonest case, known from the hosts kept up to date)
+        // or none of the listeners set on one: the listeners themselves, in card order
+        self.update_hosts();
+        if self.hosts.2.is_empty()
+            || listeners
+                .iter()
+                .all(|c| self.state.cards[*c as usize].host.is_none())
         {
-            // no listener is set on a card: the listeners themselves, in card order
             return listeners;
         }
         // each listener and its host at most
