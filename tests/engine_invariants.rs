@@ -359,3 +359,43 @@ fn zones_hold_after_every_answer(pack: &str) {
         assert!(problems.is_empty(), "seed {seed}: {problems:?}");
     }
 }
+
+/// `contains` reads a card's printed texts as the program normalized them once
+/// (`Program::normalized_field`): for every definition of the three games, its name, number
+/// and text fields are what the ruleset's name normalization (12.3.1) gives, and a field it
+/// does not have (or that is no text) gives none. Some of the shipped texts do change under
+/// normalization, so a program giving them as printed fails here.
+#[test]
+fn printed_texts_are_normalized_as_the_ruleset_says() {
+    let mut changed = 0;
+    for game in ["cards/pmv", "cards/ws", "cards/pm"] {
+        let l = support::load(game);
+        let prog = &l.program;
+        let norm = |t: &str| fuda::ir::normalize::apply(&prog.ruleset.names, t);
+        for (def, card) in (0u32..).zip(&prog.cards) {
+            let mut texts = vec![
+                ("name", card.name.as_str()),
+                ("number", card.number.as_str()),
+            ];
+            for (k, v) in &card.fields {
+                if let fuda::ir::Value::Text(t) = v {
+                    texts.push((k.as_str(), t.as_str()));
+                } else {
+                    assert_eq!(prog.normalized_field(def, k), None, "{}: {k}", card.id);
+                }
+            }
+            for (field, text) in texts {
+                let want = norm(text);
+                changed += usize::from(want != text);
+                assert_eq!(
+                    prog.normalized_field(def, field),
+                    Some(want.as_str()),
+                    "{}: {field}",
+                    card.id
+                );
+            }
+            assert_eq!(prog.normalized_field(def, "no_such_field"), None);
+        }
+    }
+    assert!(changed > 0, "no shipped text changes under normalization");
+}

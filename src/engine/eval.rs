@@ -16,6 +16,7 @@ use super::program::Program;
 use super::state::{next_seat, seat, seat_after, CardId, Seat, Seats, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, Expr, Id, Op, Type};
+use std::rc::Rc;
 
 /// A list of cards, a few of them held in place.
 pub(super) type CardList = smallvec::SmallVec<[CardId; 4]>;
@@ -77,7 +78,7 @@ impl<'p> Game<'p> {
             }
             // tests
             Expr::Not(x) => Value::Bool(!self.eval_true(x)?),
-            Expr::Contains { haystack, needle } => self.contains(haystack, needle)?,
+            Expr::Contains { haystack, needle } => Value::Bool(self.contains(haystack, needle)?),
             Expr::EffectNegated(c) => match self.eval(c)? {
                 Value::Card(c) => Value::Bool(self.card_effect_negated(c)),
                 _ => Value::Bool(false),
@@ -333,30 +334,6 @@ impl<'p> Game<'p> {
     fn any_ability(&mut self, c: CardId, test: impl Fn(&ir::Ability) -> bool) -> bool {
         let abilities = self.working_or_printed(c);
         abilities.iter().any(|a| test(self.prog.ability(*a)))
-    }
-
-    /// `text contains needle`, both normalized (12.3.1); a list holds it if one text does.
-    fn contains(&mut self, haystack: &Expr, needle: &Expr) -> Result<Value, Box<Request>> {
-        let h = self.eval(haystack)?;
-        let n = match self.eval(needle)? {
-            Value::Text(t) => t,
-            _ => return Ok(Value::Bool(false)),
-        };
-        let n = self.normalized(&n);
-        let texts: Vec<&str> = match &h {
-            Value::Text(t) => vec![t.as_str()],
-            Value::List(l) => l
-                .iter()
-                .filter_map(|v| match v {
-                    Value::Text(t) => Some(t.as_str()),
-                    _ => None,
-                })
-                .collect(),
-            _ => Vec::new(),
-        };
-        Ok(Value::Bool(
-            texts.into_iter().any(|t| self.normalized(t).contains(&n)),
-        ))
     }
 
     /// `x is player`, `x is card`.
@@ -751,13 +728,15 @@ impl<'p> Game<'p> {
             .collect()
     }
 
-    /// A name after the ruleset's normalization (12.3.1), computed once per text.
-    fn normalized(&mut self, t: &str) -> String {
-        if let Some(n) = self.norm_cache.get(t) {
-            return n.clone();
+    /// A text after the ruleset's name normalization (12.3.1), computed once per text and
+    /// game (a card's printed texts are normalized once for the program instead,
+    /// `Program::normalized_field`).
+    pub(super) fn normalized(&self, t: &str) -> Rc<str> {
+        if let Some(n) = self.norm_cache.borrow().get(t) {
+            return Rc::clone(n);
         }
-        let n = crate::ir::normalize::apply(&self.prog.ruleset.names, t);
-        self.norm_cache.insert(t.to_string(), n.clone());
+        let n: Rc<str> = crate::ir::normalize::apply(&self.prog.ruleset.names, t).into();
+        self.norm_cache.borrow_mut().insert(t.into(), Rc::clone(&n));
         n
     }
 

@@ -345,8 +345,8 @@ pub struct Game<'p> {
     deck_format: Option<String>,
     derived: layers::Derived,
     deriving: bool,
-    /// Names after the ruleset's normalization, by text.
-    norm_cache: rustc_hash::FxHashMap<String, String>,
+    /// Texts after the ruleset's name normalization, by text (`Game::normalized`).
+    norm_cache: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Rc<str>>>,
     /// Per event, the cards whose definitions answer it, for this many cards
     /// (`triggers::listeners_of`).
     listeners: (usize, Vec<Rc<[CardId]>>),

@@ -5,6 +5,7 @@ use super::names::Names;
 use crate::engine::state::{index16, index32, CardId, Value};
 use crate::ir::{self, Expr, Id, Semantics, Stmt};
 use rustc_hash::FxHashMap as HashMap;
+use std::sync::OnceLock;
 
 /// Where an ability of a card definition sits: the definition and the ability's index.
 pub type AbilityRef = (u32, u16);
@@ -127,6 +128,10 @@ pub struct Program {
     /// Card type id → the card type it also counts as, the zone where (`None`: anywhere), and
     /// the state in which it does not (`None`: none).
     pub counts_as: HashMap<Id, (Id, Option<u16>, Option<u16>)>,
+    /// Per card definition: its texts after the ruleset's name normalization (12.3.1), made
+    /// the first time one is read (`contains` reads them for every card it looks at; most
+    /// definitions are never read so) and then shared by every game of the program.
+    pub normalized_texts: Vec<OnceLock<NormalizedTexts>>,
     /// Per card definition: its printed stat values by stat index (plain stats; composite
     /// entries unused), what a card reads before any modifier.
     pub printed_stats: Vec<Vec<Option<i64>>>,
@@ -163,6 +168,16 @@ pub struct Program {
     pub(super) continuous_reads: Option<super::rule_reads::CardReads>,
 }
 
+/// A card definition's texts after the ruleset's name normalization
+/// ([`Program::normalized_texts`]).
+#[derive(Debug)]
+pub struct NormalizedTexts {
+    name: Box<str>,
+    number: Box<str>,
+    /// Its text fields (other fields are not texts).
+    fields: Vec<(Id, Box<str>)>,
+}
+
 impl Program {
     /// Whether an own continuous ability of a card definition may work in a zone (see
     /// [`Program::continuous_zones`]).
@@ -188,6 +203,37 @@ impl Program {
             event,
             semantics,
         )
+    }
+
+    /// A card definition's text `field` (`name`, `number` or a text field, as `Game::field`
+    /// reads them from the definition) after the ruleset's name normalization (12.3.1);
+    /// `None` when the definition has no such text.
+    pub fn normalized_field(&self, def: u32, field: &str) -> Option<&str> {
+        let card = self.cards.get(def as usize)?;
+        let texts = self.normalized_texts.get(def as usize)?.get_or_init(|| {
+            let norm = |t: &str| crate::ir::normalize::apply(&self.ruleset.names, t).into();
+            NormalizedTexts {
+                name: norm(&card.name),
+                number: norm(&card.number),
+                fields: card
+                    .fields
+                    .iter()
+                    .filter_map(|(k, v)| match v {
+                        ir::Value::Text(t) => Some((*k, norm(t))),
+                        _ => None,
+                    })
+                    .collect(),
+            }
+        });
+        match field {
+            "name" => Some(&texts.name),
+            "number" => Some(&texts.number),
+            _ => texts
+                .fields
+                .iter()
+                .find(|(k, _)| k.as_str() == field)
+                .map(|(_, t)| &**t),
+        }
     }
 
     /// Indexes the packs of one game: the game pack (the one with a ruleset) and the packs
@@ -218,6 +264,7 @@ impl Program {
             conds: super::lowered::Conds::default(),
             rule_reads: Vec::new(),
             continuous_reads: None,
+            normalized_texts: cards.iter().map(|_| OnceLock::new()).collect(),
             scripts: super::script::Scripts::new(packs, &ruleset, &states, &stats)?,
             counts_as: counts_as(&ruleset, &zones, &state_index),
             continuous_zones: continuous_zones(&meta, &in_play),

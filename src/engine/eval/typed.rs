@@ -69,6 +69,53 @@ impl Game<'_> {
         Ok(self.equal(&x, &y))
     }
 
+    /// `text contains needle`, both normalized (12.3.1); a list holds it if one of its texts
+    /// does. Each side is read in place, as [`Game::texts_equal`] reads it. A card's text read
+    /// from its definition is normalized once for the program ([`Program::normalized_field`]),
+    /// any other text once per game.
+    ///
+    /// [`Program::normalized_field`]: super::super::program::Program::normalized_field
+    pub(in crate::engine) fn contains(
+        &mut self,
+        haystack: &Expr,
+        needle: &Expr,
+    ) -> Result<bool, Box<Request>> {
+        let h = self.text_side(haystack)?;
+        let n = self.text_side(needle)?;
+        let Some(n) = self.side_text(&n).map(|t| self.normalized(t)) else {
+            return Ok(false);
+        };
+        if let Some(t) = self.printed_text(&h) {
+            return Ok(t.contains(&*n));
+        }
+        if let Some(t) = self.side_text(&h) {
+            return Ok(self.normalized(t).contains(&*n));
+        }
+        Ok(match self.side_value(&h) {
+            Value::List(l) => l
+                .iter()
+                .any(|v| matches!(v, Value::Text(t) if self.normalized(t).contains(&*n))),
+            _ => false,
+        })
+    }
+
+    /// A side that is a card's field read from its definition (no `treat as` gives the card
+    /// that field): the field's text as the program normalized it, if it is a text.
+    fn printed_text(&self, side: &TextSide<'_>) -> Option<&str> {
+        let TextSide::Field(Some(c), field) = side else {
+            return None;
+        };
+        let cs = &self.state.cards[*c as usize];
+        if cs
+            .treat
+            .as_ref()
+            .is_some_and(|t| t.fields.contains_key(*field))
+        {
+            return None;
+        }
+        self.prog.normalized_field(cs.def, field)
+    }
+
     /// One side of [`Game::texts_equal`], its card read (a text, a field's card and name, a
     /// card whose slot is read, a slot choice's candidate).
     #[inline(always)]
