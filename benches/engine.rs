@@ -34,7 +34,8 @@
 //! `FUDA_BENCH_EFFECT=<name> FUDA_BENCH_RUNS=N` only runs that effect N times through the engine
 //! (`ir_runs`) and N times as its closure (`native_runs`), on inputs cloned beforehand: under
 //! callgrind, the inclusive instruction counts of the two functions give a ratio that does not
-//! depend on the machine's load.
+//! depend on the machine's load. With `FUDA_BENCH_LOG=0` the engine runs them with its log off,
+//! as `fuda sim` plays (the closures write no log either).
 
 /// The allocator the `fuda` binary uses (src/main.rs), so the figures are the CLI's.
 #[global_allocator]
@@ -766,6 +767,17 @@ fn run_ir(g: &mut Game<'_>, run: &IrRun) -> Value {
     }
 }
 
+/// `runs` copies of a prepared game, each with its log on or off.
+fn copies<'p>(game: &Game<'p>, runs: usize, log: bool) -> Vec<Game<'p>> {
+    (0..runs)
+        .map(|_| {
+            let mut g = game.clone();
+            g.keep_log(log);
+            g
+        })
+        .collect()
+}
+
 /// Runs an effect through the engine once on each game (for instruction counts).
 #[inline(never)]
 fn ir_runs(games: &mut [Game<'_>], e: &Effect) {
@@ -1093,7 +1105,8 @@ fn main() {
             .iter()
             .find(|e| e.name == name)
             .unwrap_or_else(|| panic!("no effect named {name}"));
-        let mut games: Vec<Game<'_>> = (0..runs).map(|_| game.clone()).collect();
+        let log = std::env::var("FUDA_BENCH_LOG").as_deref() != Ok("0");
+        let mut games = copies(&game, runs, log);
         let mut states: Vec<State> = (0..runs).map(|_| game.state.clone()).collect();
         ir_runs(&mut games, e);
         native_runs(&mut states, e, &native);

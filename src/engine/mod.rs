@@ -347,6 +347,9 @@ pub struct Game<'p> {
     deriving: bool,
     /// Texts after the ruleset's name normalization, by text (`Game::normalized`).
     norm_cache: std::cell::RefCell<rustc_hash::FxHashMap<Box<str>, Rc<str>>>,
+    /// The needle `contains` read last, as written, and a searcher for it normalized: a
+    /// filter reads the same needle for every card it looks at (`Game::contains`).
+    last_needle: std::cell::RefCell<Option<(Box<str>, memchr::memmem::Finder<'static>)>>,
     /// Per event, the cards whose definitions answer it, for this many cards
     /// (`triggers::listeners_of`).
     listeners: (usize, Vec<Rc<[CardId]>>),
@@ -573,6 +576,7 @@ impl<'p> Game<'p> {
             described: Rc::default(),
             listeners: (usize::MAX, Vec::new()),
             norm_cache: Default::default(),
+            last_needle: Default::default(),
             interrupts_seen: 0,
             rules_settled: None,
             offers_asked: None,

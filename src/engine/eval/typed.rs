@@ -82,21 +82,41 @@ impl Game<'_> {
     ) -> Result<bool, Box<Request>> {
         let h = self.text_side(haystack)?;
         let n = self.text_side(needle)?;
-        let Some(n) = self.side_text(&n).map(|t| self.normalized(t)) else {
+        let Some(n) = self.side_text(&n) else {
             return Ok(false);
         };
+        self.search_for(n);
+        let needle = self.last_needle.borrow();
+        let Some((_, finder)) = needle.as_ref() else {
+            return Ok(false);
+        };
+        let has = |t: &str| finder.find(t.as_bytes()).is_some();
         if let Some(t) = self.printed_text(&h) {
-            return Ok(t.contains(&*n));
+            return Ok(has(t));
         }
         if let Some(t) = self.side_text(&h) {
-            return Ok(self.normalized(t).contains(&*n));
+            return Ok(has(&self.normalized(t)));
         }
         Ok(match self.side_value(&h) {
             Value::List(l) => l
                 .iter()
-                .any(|v| matches!(v, Value::Text(t) if self.normalized(t).contains(&*n))),
+                .any(|v| matches!(v, Value::Text(t) if has(&self.normalized(t)))),
             _ => false,
         })
+    }
+
+    /// Makes the game's `last_needle` the searcher for `needle` normalized, unless it is
+    /// already (a match of UTF-8 bytes is a match of characters: it finds what
+    /// `str::contains` finds).
+    fn search_for(&self, needle: &str) {
+        let kept = self.last_needle.borrow();
+        if kept.as_ref().is_some_and(|(text, _)| **text == *needle) {
+            return;
+        }
+        drop(kept);
+        let n = self.normalized(needle);
+        let finder = memchr::memmem::Finder::new(n.as_bytes()).into_owned();
+        *self.last_needle.borrow_mut() = Some((needle.into(), finder));
     }
 
     /// A side that is a card's field read from its definition (no `treat as` gives the card
