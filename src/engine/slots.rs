@@ -9,6 +9,11 @@ use super::agent::{Answer, Choice, Request, RequestKind, NO_SLOT};
 use super::state::{shown, CardId, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, Expr};
+use smallvec::SmallVec;
+
+/// The names of a slot choice's candidates, read in place from the ruleset (a stage has a
+/// handful of slots: held in place, no text copied until one is picked).
+type SlotNames<'p> = SmallVec<[&'p str; 8]>;
 
 /// Where a card moved into a zone with slots goes.
 pub(super) enum SlotPlace {
@@ -189,12 +194,12 @@ impl<'p> Game<'p> {
             }
             return Ok(cands
                 .first()
-                .map_or(Value::Absent, |s| Value::Text(s.clone())));
+                .map_or(Value::Absent, |s| Value::Text((*s).to_string())));
         }
         if cands.is_empty() || (cands.len() == 1 && !optional) {
             return Ok(cands
                 .first()
-                .map_or(Value::Absent, |s| Value::Text(s.clone())));
+                .map_or(Value::Absent, |s| Value::Text((*s).to_string())));
         }
         let picked = self.ask_slot(who, optional, ZoneKey { zone: z, owner }, &cands)?;
         Ok(picked.map_or(Value::Absent, Value::Text))
@@ -206,17 +211,17 @@ impl<'p> Game<'p> {
         z: u16,
         within: Option<&Expr>,
         condition: Option<&Expr>,
-    ) -> Result<Vec<String>, Box<Request>> {
+    ) -> Result<SlotNames<'p>, Box<Request>> {
         let prog: &'p super::Program = self.prog;
         let zone: &'p ir::Zone = &prog.ruleset.zones[z as usize];
         let within = match within {
             Some(w) => match self.eval(w)? {
                 Value::Text(t) => Some(t),
-                _ => return Ok(Vec::new()),
+                _ => return Ok(SlotNames::new()),
             },
             None => None,
         };
-        let mut out = Vec::new();
+        let mut out = SlotNames::new();
         for s in &zone.slots {
             if within
                 .as_deref()
@@ -232,7 +237,7 @@ impl<'p> Game<'p> {
                     continue;
                 }
             }
-            out.push(s.clone());
+            out.push(s.as_str());
         }
         Ok(out)
     }
@@ -244,7 +249,7 @@ impl<'p> Game<'p> {
         who: super::state::Seat,
         optional: bool,
         zone: ZoneKey,
-        cands: &[String],
+        cands: &[&str],
     ) -> Result<Option<String>, Box<Request>> {
         let option = |label: &str| Choice {
             label: label.to_string(),
@@ -270,7 +275,7 @@ impl<'p> Game<'p> {
             }
         });
         Ok(match asked? {
-            Answer::Pick(i) => cands.get(i).cloned(),
+            Answer::Pick(i) => cands.get(i).map(|s| (*s).to_string()),
             _ => None,
         })
     }
