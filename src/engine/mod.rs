@@ -306,6 +306,21 @@ impl Clone for CardPool {
     }
 }
 
+/// Which cards have cards set on them, found again when attaching changed (a hosts stamp,
+/// `rule_memo::Stamps`): an event asks it of every card that may answer, and a host's
+/// abilities include those set on it.
+#[derive(Debug, Clone, Default)]
+struct Hosts {
+    /// The hosts stamp they were found at (`None`: never found).
+    stamp: Option<u64>,
+    /// Per card, whether a card is set on it.
+    is_host: Rc<[bool]>,
+    /// The hosts, in card order.
+    list: Rc<[CardId]>,
+    /// (host, card set on it), in that order: a host's cards are a run of it, in card order.
+    attachments: Rc<[(CardId, CardId)]>,
+}
+
 /// A game in progress.
 #[derive(Clone)]
 pub struct Game<'p> {
@@ -353,9 +368,9 @@ pub struct Game<'p> {
     /// Per event, the cards whose definitions answer it, for this many cards
     /// (`triggers::listeners_of`).
     listeners: (usize, Vec<Rc<[CardId]>>),
-    /// Which cards have cards set on them, as of a hosts stamp (`rule_memo::Stamps`): per
-    /// card, and as a list in card order.
-    hosts: (Option<u64>, Rc<[bool]>, Rc<[CardId]>),
+    /// Which cards have cards set on them, and which cards are set on each, as of a hosts
+    /// stamp (`rule_memo::Stamps`).
+    hosts: Hosts,
     /// The cards whose definitions have an own continuous ability, in card order, for this
     /// many cards (`Program::continuous_zones`).
     continuous_cards: (usize, Rc<[CardId]>),
@@ -570,7 +585,7 @@ impl<'p> Game<'p> {
             loops: loops::Loops::default(),
             seen: Vec::new(),
             declared: Vec::new(),
-            hosts: (None, Rc::from(Vec::new()), Rc::from(Vec::new())),
+            hosts: Hosts::default(),
             continuous_cards: (usize::MAX, Rc::from(Vec::new())),
             kind_cards: Vec::new(),
             described: Rc::default(),
@@ -672,14 +687,30 @@ impl<'p> Game<'p> {
     /// change is a change).
     fn is_host(&mut self, c: CardId) -> bool {
         self.update_hosts();
-        self.hosts.1.get(c as usize).copied().unwrap_or(false)
+        self.hosts.is_host.get(c as usize).copied().unwrap_or(false)
+    }
+
+    /// The cards set on card `c`, in card order, read from the hosts found (no walk over
+    /// every card, as [`Game::attached`] makes).
+    fn attached_now(&mut self, c: CardId) -> smallvec::SmallVec<[CardId; 4]> {
+        self.update_hosts();
+        let pairs = &self.hosts.attachments;
+        let start = pairs.partition_point(|&(h, _)| h < c);
+        let cards: smallvec::SmallVec<[CardId; 4]> = pairs[start..]
+            .iter()
+            .take_while(|&&(h, _)| h == c)
+            .map(|&(_, x)| x)
+            .collect();
+        // the tests' builds walk every card too, and compare
+        debug_assert_eq!(cards.as_slice(), self.attached(c).as_slice());
+        cards
     }
 
     /// Finds which cards are hosts again when attaching changed since they were found (the
     /// test is inlined where it is made, at every event per card that may answer it).
     #[inline]
     fn update_hosts(&mut self) {
-        if self.hosts.0 != Some(self.stamps.hosts) {
+        if self.hosts.stamp != Some(self.stamps.hosts) {
             self.find_hosts();
         }
     }
@@ -688,19 +719,27 @@ impl<'p> Game<'p> {
     #[inline(never)]
     fn find_hosts(&mut self) {
         let mut v = vec![false; self.state.cards.len()];
-        for x in &self.state.cards {
+        let mut attachments = Vec::new();
+        for (i, x) in self.state.cards.iter().enumerate() {
             if let Some(h) = x.host {
                 v[h as usize] = true;
+                attachments.push((h, card_id(i)));
             }
         }
+        attachments.sort_unstable();
         let list: Vec<CardId> = (0..v.len()).filter(|c| v[*c]).map(card_id).collect();
-        self.hosts = (Some(self.stamps.hosts), v.into(), list.into());
+        self.hosts = Hosts {
+            stamp: Some(self.stamps.hosts),
+            is_host: v.into(),
+            list: list.into(),
+            attachments: attachments.into(),
+        };
     }
 
     /// The cards that have cards set on them, in card order.
     fn host_list(&mut self) -> Rc<[CardId]> {
         self.update_hosts();
-        Rc::clone(&self.hosts.2)
+        Rc::clone(&self.hosts.list)
     }
 
     /// The cards whose definitions have an own continuous ability, in card order (cards are

@@ -123,9 +123,15 @@ impl<'p> Game<'p> {
             .map(|c| c.applied.clone())
             .unwrap_or_default();
         let data = Rc::new(data.clone());
-        for &c in self.trigger_candidates(data.event).iter() {
+        let (listed, named) = self.trigger_candidates(data.event, &data.args);
+        for c in super::layers::merged(&listed, &named) {
             let zone = self.state.cards[c as usize].zone.zone;
-            if !self.may_answer(c, zone, data.event, ir::Semantics::Replacement) {
+            if !self.may_answer(
+                c,
+                zone,
+                (data.event, ir::Semantics::Replacement),
+                &data.args,
+            ) {
                 continue;
             }
             for (this, aref) in self.abilities_in(c, zone) {
@@ -244,6 +250,9 @@ impl<'p> Game<'p> {
         spec_face: Option<Face>,
         slot: Option<String>,
     ) -> bool {
+        // a new object's cards fall off it: looked for only when it has some (the hosts
+        // found say so, as they do for every event)
+        let hosting = from != to && !keep && self.is_host(c);
         let zone = &self.prog.ruleset.zones[to.zone as usize];
         let ts = self.state.tick();
         let public = zone.visibility == ir::Visibility::Public;
@@ -274,7 +283,11 @@ impl<'p> Game<'p> {
             cs.slot = slot;
         }
         let mut detached = false;
-        if from != to && !keep {
+        debug_assert!(
+            hosting || from == to || keep || self.state.cards.iter().all(|x| x.host != Some(c)),
+            "a card no card is set on, by the hosts found"
+        );
+        if hosting {
             for x in self.state.cards.iter_mut() {
                 if x.host == Some(c) {
                     x.host = None;

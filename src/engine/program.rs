@@ -114,8 +114,15 @@ pub struct Program {
     pub core_leave: Option<u16>,
     /// See [`Program::core_move`].
     pub core_declare: Option<u16>,
-    /// Per card definition: (event index, ability index) of its triggered and replacement abilities.
-    pub triggers: Vec<Vec<(u16, u16)>>,
+    /// Per card definition: each event its abilities (triggered or replacement, its own or
+    /// carried) answer, with the parameter every one of them wants to be the card itself (a
+    /// trigger pattern `this`), when they are all its own and want the same one: such a card
+    /// is looked at for an event only when the payload names it there
+    /// (`Game::trigger_candidates`).
+    pub listens: Vec<Vec<(u16, Option<u16>)>>,
+    /// Per event index: the parameters at which some definition's abilities on it all want
+    /// the card itself ([`Program::listens`]): the card a payload names there is looked at.
+    pub self_params: Vec<Vec<u16>>,
     /// Per event index: whether some card definition has a replacement ability on it (a
     /// proposed event no card can replace is not looked at per card).
     pub replaceable: Vec<bool>,
@@ -141,10 +148,11 @@ pub struct Program {
     /// derivation of continuous effects looks at no other card.
     pub continuous_zones: Vec<u64>,
     /// Per card definition: for each event and semantics its own (not carried) abilities
-    /// answer, the zones (one bit each, by zone index) where one of them works, so that an
-    /// event passes over a card that cannot answer it with one test; `None` when the ruleset
-    /// has more zones than bits (each ability is then looked at, `AbilityMeta::works_in`).
-    pub answer_zones: Option<Vec<Vec<(u16, Semantics, u64)>>>,
+    /// answer, the zones (one bit each, by zone index) where one of them works and the
+    /// parameter all of them want to be the card itself, so that an event passes over a card
+    /// that cannot answer it with one test; `None` when the ruleset has more zones than bits
+    /// (each ability is then looked at, `AbilityMeta::works_in`).
+    pub answer_zones: Option<Vec<Vec<AnswerEntry>>>,
     /// Ability kind id → per card definition, whether it has an ability of that kind (a
     /// window's offers look only at the cards that may have one).
     pub kind_holders: HashMap<Id, Vec<bool>>,
@@ -189,19 +197,26 @@ impl Program {
                 .is_none_or(|b| bits & b != 0)
     }
 
-    /// Whether one of a card definition's own (not carried) abilities of `semantics` answering
-    /// `event` works in `zone` (see [`Program::answer_zones`]).
-    pub fn own_answer_in(&self, def: u32, zone: u16, event: u16, semantics: Semantics) -> bool {
+    /// Whether one of the own (not carried) abilities of card `card`, of definition `def`, of
+    /// `semantics` answering `event` works in `zone` and may answer the payload `args`: an
+    /// ability whose trigger wants the card itself at a parameter (a pattern `this`) does not
+    /// answer a payload naming another card there (see [`Program::answer_zones`]).
+    pub fn own_answer_in(
+        &self,
+        (def, card): (u32, CardId),
+        zone: u16,
+        (event, semantics): (u16, Semantics),
+        args: &[Value],
+    ) -> bool {
         let bit = 1u64.checked_shl(u32::from(zone));
         if let (Some(all), Some(bit)) = (&self.answer_zones, bit) {
-            return answers_by_bits(&all[def as usize], bit, event, semantics);
+            return answers_by_bits(&all[def as usize], bit, (event, semantics), (card, args));
         }
         own_answers_in(
             &self.meta[def as usize],
-            &self.in_play,
-            zone,
-            event,
-            semantics,
+            (&self.in_play, zone),
+            (event, semantics),
+            (card, args),
         )
     }
 
@@ -258,7 +273,8 @@ impl Program {
             &unnegatable,
         );
         let in_play: Vec<bool> = ruleset.zones.iter().map(|z| z.in_play).collect();
-        let triggers = trigger_index(&meta);
+        let listens = listens(&meta);
+        let self_params = self_params(&listens, ruleset.events.len());
         let replaceable = replaceable(&meta, ruleset.events.len());
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
@@ -269,6 +285,8 @@ impl Program {
             counts_as: counts_as(&ruleset, &zones, &state_index),
             continuous_zones: continuous_zones(&meta, &in_play),
             answer_zones: answer_zones(&meta, &in_play),
+            listens,
+            self_params,
             meta,
             kind_holders: kind_holders(&cards),
             card_index: cards
@@ -304,7 +322,6 @@ impl Program {
             core_enter: core(ir::CoreEvent::Enter),
             core_leave: core(ir::CoreEvent::Leave),
             core_declare: core(ir::CoreEvent::Declare),
-            triggers,
             replaceable,
             event_index,
             phase_pc: phase_pcs(&ruleset),
@@ -352,10 +369,7 @@ impl Program {
     /// its trigger wants the card itself at a parameter, and another value is there (its
     /// pattern would not match).
     pub fn names_this(&self, r: AbilityRef, this: CardId, args: &[Value]) -> bool {
-        match self.meta[r.0 as usize][r.1 as usize].this_param {
-            Some(i) => args.get(usize::from(i)) == Some(&Value::Card(this)),
-            None => true,
-        }
+        names_card(self.meta[r.0 as usize][r.1 as usize].this_param, this, args)
     }
 
     /// Whether an ability has an attribute of the given meaning list.
@@ -638,18 +652,39 @@ fn callables(ruleset: &ir::Ruleset) -> HashMap<Id, ir::Procedure> {
         .collect()
 }
 
-/// Per card: (event, ability) of each ability with a trigger on an event the game declares
-/// (`AbilityMeta::event`).
-fn trigger_index(meta: &[Vec<AbilityMeta>]) -> Vec<Vec<(u16, u16)>> {
+/// Per card definition, [`Program::listens`]: each event its abilities answer, with the
+/// parameter they all want to be the card itself.
+fn listens(meta: &[Vec<AbilityMeta>]) -> Vec<Vec<(u16, Option<u16>)>> {
     meta.iter()
         .map(|abilities| {
-            abilities
-                .iter()
-                .enumerate()
-                .filter_map(|(i, m)| Some((m.event?, index16(i))))
-                .collect()
+            let mut out: Vec<(u16, Option<u16>)> = Vec::new();
+            for m in abilities {
+                let Some(event) = m.event else { continue };
+                // a carried ability answers for the host: the card itself is not what it wants
+                let wants = m.this_param.filter(|_| !m.carried);
+                match out.iter_mut().find(|(e, _)| *e == event) {
+                    Some(entry) if entry.1 != wants => entry.1 = None,
+                    Some(_) => {}
+                    None => out.push((event, wants)),
+                }
+            }
+            out
         })
         .collect()
+}
+
+/// Per event index, [`Program::self_params`]: the parameters some definition's abilities on it
+/// all want to be the card itself.
+fn self_params(listens: &[Vec<(u16, Option<u16>)>], events: usize) -> Vec<Vec<u16>> {
+    let mut out = vec![Vec::new(); events];
+    for &(event, wants) in listens.iter().flatten() {
+        if let (Some(p), Some(params)) = (wants, out.get_mut(usize::from(event))) {
+            if !params.contains(&p) {
+                params.push(p);
+            }
+        }
+    }
+    out
 }
 
 /// Per event index, whether a card definition has a replacement ability on it.
@@ -794,12 +829,32 @@ fn continuous_zones(meta: &[Vec<AbilityMeta>], in_play: &[bool]) -> Vec<u64> {
         .collect()
 }
 
-/// Per card definition: the zones where its own abilities answering each event work, as bits
-/// (see [`Program::answer_zones`]).
-fn answer_zones(
-    meta: &[Vec<AbilityMeta>],
-    in_play: &[bool],
-) -> Option<Vec<Vec<(u16, Semantics, u64)>>> {
+/// One entry of [`Program::answer_zones`]: a definition's own abilities of one semantics
+/// answering one event.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnswerEntry {
+    /// The event's index.
+    pub event: u16,
+    /// The abilities' semantics.
+    pub semantics: Semantics,
+    /// The zones where one of them works, one bit each.
+    pub zones: u64,
+    /// The parameter every one of them wants to be the card itself (a pattern `this`), if they
+    /// all want the same one: a payload naming another card there is answered by none.
+    pub this_param: Option<u16>,
+}
+
+/// Whether a payload names card `card` at the parameter an ability wants to be the card itself
+/// (always, when it wants none).
+#[inline]
+fn names_card(this_param: Option<u16>, card: CardId, args: &[Value]) -> bool {
+    this_param
+        .is_none_or(|i| matches!(args.get(usize::from(i)), Some(Value::Card(c)) if *c == card))
+}
+
+/// Per card definition: the zones where its own abilities answering each event work, as bits,
+/// and the parameter they all want to be the card itself (see [`Program::answer_zones`]).
+fn answer_zones(meta: &[Vec<AbilityMeta>], in_play: &[bool]) -> Option<Vec<Vec<AnswerEntry>>> {
     if in_play.len() > 64 {
         return None;
     }
@@ -810,7 +865,7 @@ fn answer_zones(
         .filter(|(_, p)| **p)
         .fold(0, |b, (z, _)| b | bit(z).unwrap_or(0));
     let per_def = meta.iter().map(|metas| {
-        let mut out: Vec<(u16, Semantics, u64)> = Vec::new();
+        let mut out: Vec<AnswerEntry> = Vec::new();
         for m in metas.iter().filter(|m| !m.carried) {
             let Some(event) = m.event else { continue };
             let zones = m
@@ -818,10 +873,21 @@ fn answer_zones(
                 .map_or(in_play_bits, |z| bit(usize::from(z)).unwrap_or(0));
             match out
                 .iter_mut()
-                .find(|(e, s, _)| *e == event && *s == m.semantics)
+                .find(|e| e.event == event && e.semantics == m.semantics)
             {
-                Some(entry) => entry.2 |= zones,
-                None => out.push((event, m.semantics, zones)),
+                Some(entry) => {
+                    entry.zones |= zones;
+                    // one ability wanting another parameter, or none: any payload may do
+                    if entry.this_param != m.this_param {
+                        entry.this_param = None;
+                    }
+                }
+                None => out.push(AnswerEntry {
+                    event,
+                    semantics: m.semantics,
+                    zones,
+                    this_param: m.this_param,
+                }),
             }
         }
         out
@@ -833,23 +899,25 @@ fn answer_zones(
 /// zone as its bit.
 #[inline]
 fn answers_by_bits(
-    entries: &[(u16, Semantics, u64)],
+    entries: &[AnswerEntry],
     zone_bit: u64,
-    event: u16,
-    semantics: Semantics,
+    (event, semantics): (u16, Semantics),
+    (card, args): (CardId, &[Value]),
 ) -> bool {
-    entries
-        .iter()
-        .any(|&(e, s, zones)| e == event && s == semantics && zones & zone_bit != 0)
+    entries.iter().any(|e| {
+        e.event == event
+            && e.semantics == semantics
+            && e.zones & zone_bit != 0
+            && names_card(e.this_param, card, args)
+    })
 }
 
 /// [`Program::own_answer_in`], each ability looked at.
 fn own_answers_in(
     metas: &[AbilityMeta],
-    in_play: &[bool],
-    zone: u16,
-    event: u16,
-    semantics: Semantics,
+    (in_play, zone): (&[bool], u16),
+    (event, semantics): (u16, Semantics),
+    (card, args): (CardId, &[Value]),
 ) -> bool {
     let in_play = in_play.get(usize::from(zone)).copied().unwrap_or(false);
     metas.iter().any(|m| {
@@ -857,6 +925,7 @@ fn own_answers_in(
             && m.semantics == semantics
             && m.event == Some(event)
             && m.works_in(zone, in_play)
+            && names_card(m.this_param, card, args)
     })
 }
 
@@ -900,6 +969,14 @@ mod tests {
         }
     }
 
+    /// The same ability, wanting the card itself at event parameter `at` (a pattern `this`).
+    fn wanting_this(m: AbilityMeta, at: u16) -> AbilityMeta {
+        AbilityMeta {
+            this_param: Some(at),
+            ..m
+        }
+    }
+
     #[test]
     fn answer_zones_give_what_each_ability_looked_at_gives() {
         use Semantics::{Replacement, Triggered};
@@ -918,6 +995,26 @@ mod tests {
                 meta(false, None, Replacement, 0),
             ],
             Vec::new(),
+            // each wants the card itself, at the same parameter or not
+            vec![
+                wanting_this(meta(false, None, Triggered, 0), 0),
+                wanting_this(meta(false, Some(2), Triggered, 0), 0),
+                wanting_this(meta(false, None, Triggered, 1), 0),
+                wanting_this(meta(false, None, Triggered, 1), 1),
+            ],
+            // one wants it, one does not
+            vec![
+                wanting_this(meta(false, None, Triggered, 2), 1),
+                meta(false, Some(2), Triggered, 2),
+            ],
+        ];
+        // payloads naming card 7 (the card looked at) or card 8 at parameters 0 and 1
+        let card = 7;
+        let payloads = [
+            vec![Value::Card(7), Value::Card(8)],
+            vec![Value::Card(8), Value::Card(7)],
+            vec![Value::Card(8)],
+            vec![Value::Absent, Value::Card(7)],
         ];
         let bits = answer_zones(&defs, &in_play).expect("four zones fit");
         let mut answering = 0;
@@ -925,17 +1022,80 @@ mod tests {
             for zone in 0..4u16 {
                 for event in 0..3u16 {
                     for semantics in [Triggered, Replacement] {
-                        let scanned = own_answers_in(metas, &in_play, zone, event, semantics);
-                        let by_bits = answers_by_bits(entries, 1 << zone, event, semantics);
-                        assert_eq!(by_bits, scanned, "{metas:?} zone {zone} event {event}");
-                        answering += usize::from(scanned);
+                        for args in &payloads {
+                            let scanned = own_answers_in(
+                                metas,
+                                (&in_play, zone),
+                                (event, semantics),
+                                (card, args),
+                            );
+                            let by_bits = answers_by_bits(
+                                entries,
+                                1 << zone,
+                                (event, semantics),
+                                (card, args),
+                            );
+                            if by_bits != scanned {
+                                // a coarser entry may only let more through, never fewer
+                                assert!(by_bits, "{metas:?} zone {zone} event {event} {args:?}");
+                            }
+                            answering += usize::from(scanned);
+                        }
                     }
                 }
             }
         }
-        // in play (1, 3) or zone 2 for event 0; zone 0 replacing event 1; zone 3 for event 1;
-        // in play replacing event 0 (the carried ability answers nothing of its own)
-        assert_eq!(answering, 3 + 1 + 1 + 2);
+        // of the first four definitions, whatever the payload: in play (1, 3) or zone 2 for
+        // event 0; zone 0 replacing event 1; zone 3 for event 1; in play replacing event 0 (the
+        // carried ability answers nothing of its own)
+        let plain = (3 + 1 + 1 + 2) * payloads.len();
+        // the fifth: event 0 in play or zone 2 with card 7 first (one payload); event 1 in
+        // play with card 7 first or second (three); the sixth: event 2 in play with card 7
+        // second (two payloads), and zone 2 whatever the payload
+        let wanting = 3 + 2 * 3 + 2 * 2 + payloads.len();
+        assert_eq!(answering, plain + wanting);
         assert!(answer_zones(&defs, &[false; 65]).is_none());
+    }
+
+    #[test]
+    fn a_definitions_entries_keep_the_parameter_only_when_all_want_it() {
+        use Semantics::Triggered;
+        let defs = vec![vec![
+            wanting_this(meta(false, None, Triggered, 0), 0),
+            wanting_this(meta(false, Some(2), Triggered, 0), 0),
+            wanting_this(meta(false, None, Triggered, 1), 0),
+            wanting_this(meta(false, None, Triggered, 1), 1),
+            wanting_this(meta(false, None, Triggered, 2), 1),
+            meta(false, Some(2), Triggered, 2),
+        ]];
+        let bits = answer_zones(&defs, &[false, true, false]).expect("three zones fit");
+        let wanted: Vec<Option<u16>> = bits[0].iter().map(|e| e.this_param).collect();
+        assert_eq!(wanted, [Some(0), None, None]);
+    }
+
+    #[test]
+    fn a_card_listens_for_its_own_payloads_only_when_all_its_abilities_want_itself() {
+        use Semantics::{Replacement, Triggered};
+        let defs = vec![
+            // event 0: two abilities wanting the card itself at parameter 0; event 1: one wants
+            // it at 0, one at 1; event 2: one wants it, one does not
+            vec![
+                wanting_this(meta(false, None, Triggered, 0), 0),
+                wanting_this(meta(false, Some(2), Replacement, 0), 0),
+                wanting_this(meta(false, None, Triggered, 1), 0),
+                wanting_this(meta(false, None, Triggered, 1), 1),
+                wanting_this(meta(false, None, Triggered, 2), 1),
+                meta(false, Some(2), Triggered, 2),
+            ],
+            // a carried ability answers for its host: any payload may concern it
+            vec![
+                wanting_this(meta(true, None, Triggered, 0), 0),
+                wanting_this(meta(false, None, Triggered, 3), 1),
+            ],
+        ];
+        let listens = listens(&defs);
+        assert_eq!(listens[0], [(0, Some(0)), (1, None), (2, None)]);
+        assert_eq!(listens[1], [(0, None), (3, Some(1))]);
+        assert_eq!(self_params(&listens, 4), [vec![0], vec![], vec![], vec![1]]);
     }
 }

@@ -518,7 +518,7 @@ impl<'p> Game<'p> {
         }
         if self.is_host(c) {
             #[allow(clippy::explicit_iter_loop)]
-            for att in self.attached(c) {
+            for att in self.attached_now(c) {
                 let adef = self.state.cards[att as usize].def;
                 let ametas = &prog.meta[adef as usize];
                 if !ametas.iter().any(|m| m.carried) {
@@ -559,19 +559,46 @@ impl<'p> Game<'p> {
         self.dispatch(e, lookback);
     }
 
-    /// The cards whose abilities may answer an event: those with a trigger or replacement on
-    /// it, and the hosts of such cards (they carry the abilities set on them).
-    pub(super) fn trigger_candidates(&mut self, event: u16) -> Rc<[CardId]> {
+    /// The cards whose abilities may answer an event with the payload `args`: those with a
+    /// trigger or replacement on it, and the hosts of such cards (they carry the abilities set
+    /// on them), in card order: the list, and a few cards to visit at their places in it
+    /// (`layers::merged`). A card all of whose abilities on the event want the card itself at
+    /// a parameter (a pattern `this`: [`Program::listens`]) is one only when the payload names
+    /// it there: moving one card no longer looks at every card waiting for its own arrival.
+    pub(super) fn trigger_candidates(
+        &mut self,
+        event: u16,
+        args: &[Value],
+    ) -> (Rc<[CardId]>, SmallVec<[CardId; 2]>) {
+        let prog: &'p Program = self.prog;
+        let mut named = SmallVec::new();
+        for &p in prog
+            .self_params
+            .get(usize::from(event))
+            .into_iter()
+            .flatten()
+        {
+            if let Some(&Value::Card(c)) = args.get(usize::from(p)) {
+                let wants = self.state.cards.get(c as usize).and_then(|cs| {
+                    let listens = prog.listens.get(cs.def as usize)?;
+                    listens.iter().find(|(e, _)| *e == event).map(|(_, w)| *w)
+                });
+                if wants == Some(Some(p)) && !named.contains(&c) {
+                    named.push(c);
+                }
+            }
+        }
+        named.sort_unstable();
         let listeners = self.listeners_of(event);
         // no card set on another (the commonest case, known from the hosts kept up to date)
         // or none of the listeners set on one: the listeners themselves, in card order
         self.update_hosts();
-        if self.hosts.2.is_empty()
+        if self.hosts.list.is_empty()
             || listeners
                 .iter()
                 .all(|c| self.state.cards[*c as usize].host.is_none())
         {
-            return listeners;
+            return (listeners, named);
         }
         // each listener and its host at most
         let mut out: Vec<CardId> = Vec::with_capacity(listeners.len().saturating_mul(2));
@@ -583,25 +610,20 @@ impl<'p> Game<'p> {
         }
         out.sort_unstable();
         out.dedup();
-        out.into()
+        (out.into(), named)
     }
 
-    /// The cards whose definitions have a trigger or replacement on an event, in card order:
-    /// computed per event once for the game's cards (again if cards were added).
+    /// The cards whose definitions have a trigger or replacement on an event, in card order,
+    /// but for those that answer only a payload naming them ([`Program::listens`]): computed
+    /// per event once for the game's cards (again if cards were added).
     fn listeners_of(&mut self, event: u16) -> Rc<[CardId]> {
         let n = self.state.cards.len();
         if self.listeners.0 != n {
             let events = self.prog.ruleset.events.len();
             let mut by_event: Vec<Vec<CardId>> = vec![Vec::new(); events];
             for (i, cs) in self.state.cards.iter().enumerate() {
-                let mut evs: Vec<u16> = self.prog.triggers[cs.def as usize]
-                    .iter()
-                    .map(|(ev, _)| *ev)
-                    .collect();
-                evs.sort_unstable();
-                evs.dedup();
-                for ev in evs {
-                    if let Some(l) = by_event.get_mut(ev as usize) {
+                for &(ev, wants) in &self.prog.listens[cs.def as usize] {
+                    if let (None, Some(l)) = (wants, by_event.get_mut(ev as usize)) {
                         l.push(card_id(i));
                     }
                 }
@@ -629,12 +651,13 @@ impl<'p> Game<'p> {
         // most events find none, and then nothing is allocated
         let mut shared: Option<Rc<EventData>> = None;
         let event = e.event;
-        for &c in self.trigger_candidates(event).iter() {
+        let (listed, named) = self.trigger_candidates(event, &e.args);
+        for c in super::layers::merged(&listed, &named) {
             let (zone, neg) = match lookback {
                 Some((lc, z, neg)) if lc == c => (z.zone, Some(neg)),
                 _ => (self.state.cards[c as usize].zone.zone, None),
             };
-            if !self.may_answer(c, zone, event, ir::Semantics::Triggered) {
+            if !self.may_answer(c, zone, (event, ir::Semantics::Triggered), &e.args) {
                 continue;
             }
             for (this, aref) in self.abilities_as(c, zone, neg) {
@@ -667,19 +690,22 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// Whether card `c`, in zone `zone`, may have an ability of `semantics` answering `event`:
-    /// one of its own that works there, or any when cards are set on it (they may give it
-    /// one). A card that may not is passed over without listing its abilities (none of them
-    /// would answer).
+    /// Whether card `c`, in zone `zone`, may have an ability of `semantics` answering `event`
+    /// with the payload `args`: one of its own that works there (and does not want the card
+    /// itself where the payload names another), or any when cards are set on it (they may
+    /// give it one). A card that may not is passed over without listing its abilities (none
+    /// of them would answer).
     pub(super) fn may_answer(
         &mut self,
         c: CardId,
         zone: u16,
-        event: u16,
-        semantics: ir::Semantics,
+        (event, semantics): (u16, ir::Semantics),
+        args: &[Value],
     ) -> bool {
         let def = self.state.cards[c as usize].def;
-        self.prog.own_answer_in(def, zone, event, semantics) || self.is_host(c)
+        self.prog
+            .own_answer_in((def, c), zone, (event, semantics), args)
+            || self.is_host(c)
     }
 
     /// Whether a condition holds now (a condition that cannot be read does not hold).
