@@ -65,7 +65,7 @@ impl<'p> Game<'p> {
             Expr::Attached(x) => {
                 let cards = self
                     .eval_card(x)?
-                    .map_or_else(Vec::new, |c| self.attached(c));
+                    .map_or_else(Vec::new, |c| self.attached_now(c).into_vec());
                 self.note_zones_of(&cards);
                 Value::Cards(cards)
             }

@@ -538,7 +538,9 @@ impl<'p> Game<'p> {
         out
     }
 
-    /// The cards set on a card.
+    /// The cards set on a card, found by a walk over every card: for readers holding the game
+    /// by shared reference (the board); the engine reads them from the hosts found
+    /// (`Game::attached_now`).
     pub(super) fn attached(&self, c: CardId) -> Vec<CardId> {
         self.state
             .cards
