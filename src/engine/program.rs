@@ -1057,36 +1057,36 @@ mod tests {
         assert!(answer_zones(&defs, &[false; 65]).is_none());
     }
 
-    #[test]
-    fn a_definitions_entries_keep_the_parameter_only_when_all_want_it() {
-        use Semantics::Triggered;
-        let defs = vec![vec![
+    /// A definition's abilities: event 0, two wanting the card itself at parameter 0 (one
+    /// triggered, one a replacement); event 1, one wanting it at 0, one at 1; event 2, one
+    /// wanting it, one not.
+    fn wanting_the_card_itself() -> Vec<AbilityMeta> {
+        use Semantics::{Replacement, Triggered};
+        vec![
             wanting_this(meta(false, None, Triggered, 0), 0),
-            wanting_this(meta(false, Some(2), Triggered, 0), 0),
+            wanting_this(meta(false, Some(2), Replacement, 0), 0),
             wanting_this(meta(false, None, Triggered, 1), 0),
             wanting_this(meta(false, None, Triggered, 1), 1),
             wanting_this(meta(false, None, Triggered, 2), 1),
             meta(false, Some(2), Triggered, 2),
-        ]];
+        ]
+    }
+
+    #[test]
+    fn a_definitions_entries_keep_the_parameter_only_when_all_want_it() {
+        let defs = vec![wanting_the_card_itself()];
         let bits = answer_zones(&defs, &[false, true, false]).expect("three zones fit");
         let wanted: Vec<Option<u16>> = bits[0].iter().map(|e| e.this_param).collect();
-        assert_eq!(wanted, [Some(0), None, None]);
+        // event 0 triggered, event 0 replacing (an entry each), events 1 and 2
+        assert_eq!(wanted, [Some(0), Some(0), None, None]);
     }
 
     #[test]
     fn a_card_listens_for_its_own_payloads_only_when_all_its_abilities_want_itself() {
-        use Semantics::{Replacement, Triggered};
+        use Semantics::Triggered;
         let defs = vec![
-            // event 0: two abilities wanting the card itself at parameter 0; event 1: one wants
-            // it at 0, one at 1; event 2: one wants it, one does not
-            vec![
-                wanting_this(meta(false, None, Triggered, 0), 0),
-                wanting_this(meta(false, Some(2), Replacement, 0), 0),
-                wanting_this(meta(false, None, Triggered, 1), 0),
-                wanting_this(meta(false, None, Triggered, 1), 1),
-                wanting_this(meta(false, None, Triggered, 2), 1),
-                meta(false, Some(2), Triggered, 2),
-            ],
+            // whatever their semantics
+            wanting_the_card_itself(),
             // a carried ability answers for its host: any payload may concern it
             vec![
                 wanting_this(meta(true, None, Triggered, 0), 0),
