@@ -159,19 +159,25 @@ impl<'p> Game<'p> {
         // order
         let own = self.continuous_cards();
         let hosts = self.host_list();
-        // where each card is, and anything of it (of a card set on it too), is read: the zones
-        // of the first 64 slots noted together, after the loop
-        let mut slots_read = 0u64;
-        for c in merged(&own, &hosts) {
-            let slot = self.state.slot(self.state.cards[c as usize].zone);
-            match 1u64.checked_shl(u32::try_from(slot).unwrap_or(u32::MAX)) {
-                Some(bit) => slots_read |= bit,
-                None => self.note_slot(slot),
-            }
+        // what is read: the zones where the listed cards' continuous abilities may work (a
+        // card arriving in one changes it), and where each card looked at is, and anything of
+        // it (of a card set on it too): the zones of the first 64 slots noted together, after
+        // the loop. A card elsewhere, with no card set on it, gives nothing whatever it is:
+        // nothing of it is read, so a draw from a deck leaves the derivation standing
+        let mut slots_read = own.slots_below_64;
+        for &slot in own.slots_from_64.iter() {
+            self.note_slot(slot);
+        }
+        for c in merged(&own.cards, &hosts) {
             let cs = &self.state.cards[c as usize];
             let zone = cs.zone.zone;
             if !self.prog.continuous_may_work(cs.def, zone) && hosts.binary_search(&c).is_err() {
                 continue;
+            }
+            let slot = self.state.slot(cs.zone);
+            match 1u64.checked_shl(u32::try_from(slot).unwrap_or(u32::MAX)) {
+                Some(bit) => slots_read |= bit,
+                None => self.note_slot(slot),
             }
             for (this, aref, source) in self.sourced_abilities(c, zone, None) {
                 let a = self.prog.ability(aref);

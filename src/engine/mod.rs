@@ -306,6 +306,19 @@ impl Clone for CardPool {
     }
 }
 
+/// The cards that may give continuous effects by their own abilities, and where (see
+/// [`Game::continuous_cards`]).
+#[derive(Debug, Clone, Default)]
+struct ContinuousCards {
+    /// The cards whose definitions have an own continuous ability, in card order.
+    cards: Rc<[CardId]>,
+    /// The zone slots below 64 (one bit each) of the zones, of every player, where one of
+    /// those abilities may work: a card arriving there may bring one into play.
+    slots_below_64: u64,
+    /// The same, the slots from 64 on.
+    slots_from_64: Rc<[usize]>,
+}
+
 /// Which cards have cards set on them, found again when attaching changed (a hosts stamp,
 /// `rule_memo::Stamps`): an event asks it of every card that may answer, and a host's
 /// abilities include those set on it.
@@ -371,9 +384,9 @@ pub struct Game<'p> {
     /// Which cards have cards set on them, and which cards are set on each, as of a hosts
     /// stamp (`rule_memo::Stamps`).
     hosts: Hosts,
-    /// The cards whose definitions have an own continuous ability, in card order, for this
-    /// many cards (`Program::continuous_zones`).
-    continuous_cards: (usize, Rc<[CardId]>),
+    /// The cards whose definitions have an own continuous ability, and the zone slots where
+    /// one of those may work, for this many cards (`Program::continuous_zones`).
+    continuous_cards: (usize, ContinuousCards),
     /// Per ability kind a window offered: the cards whose definitions have an ability of it,
     /// in card order, as [`Game::kind_cards`] listed them for that number of cards.
     kind_cards: Vec<(Id, usize, Rc<[CardId]>)>,
@@ -586,7 +599,7 @@ impl<'p> Game<'p> {
             seen: Vec::new(),
             declared: Vec::new(),
             hosts: Hosts::default(),
-            continuous_cards: (usize::MAX, Rc::from(Vec::new())),
+            continuous_cards: (usize::MAX, ContinuousCards::default()),
             kind_cards: Vec::new(),
             described: Rc::default(),
             listeners: (usize::MAX, Vec::new()),
@@ -742,18 +755,46 @@ impl<'p> Game<'p> {
         Rc::clone(&self.hosts.list)
     }
 
-    /// The cards whose definitions have an own continuous ability, in card order (cards are
-    /// listed again when their number changed).
-    fn continuous_cards(&mut self) -> Rc<[CardId]> {
+    /// The cards whose definitions have an own continuous ability, in card order, and the
+    /// zone slots where one of their continuous abilities may work (listed again when the
+    /// number of cards changed: a card's definition never does).
+    fn continuous_cards(&mut self) -> ContinuousCards {
         let n = self.state.cards.len();
         if self.continuous_cards.0 != n {
-            let list: Vec<CardId> = (0..n)
-                .filter(|c| self.prog.continuous_zones[self.state.cards[*c].def as usize] != 0)
-                .map(card_id)
-                .collect();
-            self.continuous_cards = (n, list.into());
+            let zones_of = |c: usize| self.prog.continuous_zones[self.state.cards[c].def as usize];
+            let list: Vec<CardId> = (0..n).filter(|c| zones_of(*c) != 0).map(card_id).collect();
+            let zones = list.iter().fold(0u64, |z, c| z | zones_of(*c as usize));
+            let players = self.state.players.len();
+            let mut slots = ContinuousCards {
+                cards: list.into(),
+                ..ContinuousCards::default()
+            };
+            let mut beyond = Vec::new();
+            for z in 0..self.prog.ruleset.zones.len() {
+                // every bit: the ruleset has more zones than bits (Program::continuous_zones)
+                let works = zones == u64::MAX
+                    || u32::try_from(z)
+                        .ok()
+                        .and_then(|z| 1u64.checked_shl(z))
+                        .is_some_and(|bit| zones & bit != 0);
+                if !works {
+                    continue;
+                }
+                for owner in 0..players {
+                    let (Ok(zone), Ok(owner)) = (u16::try_from(z), Seat::try_from(owner)) else {
+                        continue;
+                    };
+                    let slot = self.state.slot(ZoneKey { zone, owner });
+                    match u32::try_from(slot).ok().and_then(|s| 1u64.checked_shl(s)) {
+                        Some(bit) => slots.slots_below_64 |= bit,
+                        None => beyond.push(slot),
+                    }
+                }
+            }
+            slots.slots_from_64 = beyond.into();
+            self.continuous_cards = (n, slots);
         }
-        Rc::clone(&self.continuous_cards.1)
+        self.continuous_cards.1.clone()
     }
 
     /// The cards whose definitions have an ability of `kind`, in card order (listed again when

@@ -44,17 +44,21 @@ impl<'p> Game<'p> {
     pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Frames<'p> {
         let from = self.state.cards[c as usize].zone;
         // a proposed move no card definition can replace is not even written out
+        let mut proposed = None;
         if let Some(ev) = self.prog.core_move.filter(|ev| self.replaceable(*ev)) {
-            let slot = self.state.cards[c as usize].slot.clone();
+            let slot = self.state.cards[c as usize].slot.as_deref();
             let data = EventData {
                 event: ev,
-                args: self.move_args(ev, c, (from, spec.to), slot.as_deref()),
+                args: self.move_args(ev, c, (from, spec.to), slot),
             };
             if let Some(frames) = self.replace(&data) {
                 return frames;
             }
+            // not replaced: the move made is the one proposed, and its `move` event's payload
+            // is the proposal's
+            proposed = Some(data.args);
         }
-        self.commit_move(c, from, spec);
+        self.commit_move(c, from, spec, proposed);
         Frames::new()
     }
 
@@ -172,8 +176,15 @@ impl<'p> Game<'p> {
 
     /// Makes a move happen: the card changes lists, becomes a new object unless it moves
     /// between two in-play zones (3.1.7), takes its arrival states, is logged, and causes the
-    /// core's `leave`, `move` and `enter` events.
-    pub(super) fn commit_move(&mut self, c: CardId, from: ZoneKey, spec: MoveSpec<'_>) {
+    /// core's `leave`, `move` and `enter` events (`proposed`: the `move` event's payload, when
+    /// the move was proposed to replacement effects already).
+    pub(super) fn commit_move(
+        &mut self,
+        c: CardId,
+        from: ZoneKey,
+        spec: MoveSpec<'_>,
+        proposed: Option<Rc<[Value]>>,
+    ) {
         let to = spec.to;
         // its text as it was where it was, for the abilities that look back
         let was_negated = self.text_negated(c);
@@ -213,7 +224,7 @@ impl<'p> Game<'p> {
             }
             return;
         }
-        self.emit_move_events(c, from, to, was_negated, left);
+        self.emit_move_events(c, (from, to), was_negated, left, proposed);
     }
 
     /// Whether a zone's cards are in play.
@@ -271,7 +282,9 @@ impl<'p> Game<'p> {
             // a new object: it loses what was given to it (3.1.7)
             cs.incarnation = cs.incarnation.saturating_add(1);
             cs.states = 0;
-            cs.counters = vec![0; counters];
+            // its list of counters kept (no allocation a move), every counter at 0
+            cs.counters.clear();
+            cs.counters.resize(counters, 0);
             cs.treat = None;
             cs.effect_negated = false;
             cs.host = None;
@@ -331,21 +344,22 @@ impl<'p> Game<'p> {
     }
 
     /// The core's events of a move that changed zones: `leave` and `move` (the card answering
-    /// as it was where it was), then `enter`.
+    /// as it was where it was; `proposed`: the `move` payload made already), then `enter`.
     fn emit_move_events(
         &mut self,
         c: CardId,
-        from: ZoneKey,
-        to: ZoneKey,
+        (from, to): (ZoneKey, ZoneKey),
         was_negated: (bool, bool),
         left: Option<String>,
+        proposed: Option<Rc<[Value]>>,
     ) {
         if let Some(ev) = self.prog.core_leave {
             let args = self.zone_args(ev, c, from, left.as_deref());
             self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_move {
-            let args = self.move_args(ev, c, (from, to), left.as_deref());
+            let args =
+                proposed.unwrap_or_else(|| self.move_args(ev, c, (from, to), left.as_deref()));
             self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
         if let Some(ev) = self.prog.core_enter {

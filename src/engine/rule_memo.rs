@@ -29,7 +29,9 @@
 //! offers are those of the last reading when nothing it read changed since.
 //!
 //! The derivation of continuous abilities (`layers.rs`) is recorded the same way, with the
-//! zones of every card that has one: after a change, the abilities are read again only when
+//! zones where the cards that have one may give it and the zones of those there: a card
+//! elsewhere (in a deck, say) gives nothing, so nothing of it is read, and a draw leaves the
+//! derivation standing. After a change, the abilities are read again only when
 //! something the last reading read changed (a state or counter of cards no continuous
 //! ability names set aside, as for a rule). A reading that read what continuous abilities give
 //! (its own results) or anything not followed is not remembered.

@@ -641,13 +641,17 @@ impl<'p> Game<'p> {
 
     pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
         self.state.history.push((e.event, Rc::clone(&e.args)));
-        let subject = e.args.first().cloned().unwrap_or(Value::Absent);
-        let cancellations = self.state.cancelled.len();
-        self.state
-            .cancelled
-            .retain(|(ev, s)| !(*ev == e.event && *s == subject));
-        if self.state.cancelled.len() != cancellations {
-            self.cancellations_changed();
+        // an event happening ends the cancellations of it for its subject (most games have
+        // none most of the time: then nothing is read)
+        if !self.state.cancelled.is_empty() {
+            let subject = e.args.first().unwrap_or(&Value::Absent);
+            let cancellations = self.state.cancelled.len();
+            self.state
+                .cancelled
+                .retain(|(ev, s)| !(*ev == e.event && s == subject));
+            if self.state.cancelled.len() != cancellations {
+                self.cancellations_changed();
+            }
         }
         // shared (a context's and the pending abilities' event) once an ability may answer:
         // most events find none, and then nothing is allocated
