@@ -164,19 +164,21 @@ fn play_verified<const N: usize>(
 }
 
 /// Plays games with the engine's memos verified (`Game::verify_rule_skips`): a check rule the
-/// memos would skip runs anyway and must change nothing; the continuous abilities are derived
+/// memos would skip runs anyway and must change nothing (and a rule whose zones are known
+/// unchanged, with no look at their stamps, must find them unchanged); the continuous abilities are derived
 /// again when their memo says nothing they read changed, and must give the same modifiers; a
 /// zone's loop fingerprint kept as unchanged is hashed again, and must be the same; an
 /// action's offers kept as unchanged are read again, and must be the same; a card's stats
 /// kept from an earlier generation are computed again, and must be the same.
 fn memos_change_nothing(pack: &str) {
-    let [rules, derivations, zones, offers, stats] = play_verified(
+    let [rules, standing, derivations, zones, offers, stats] = play_verified(
         pack,
         VERIFIED_GAMES,
         |g| g.verify_rule_skips(true),
         |g| {
             [
                 g.verified_rule_skips(),
+                g.verified_standing_memos(),
                 g.verified_derivation_skips(),
                 g.verified_zone_fingerprints(),
                 g.verified_kept_offers(),
@@ -186,9 +188,13 @@ fn memos_change_nothing(pack: &str) {
         "to be skipped as unchanged",
     );
     println!(
-        "{pack}: verified {rules} skippable rule runs, {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers, {stats} kept stats"
+        "{pack}: verified {rules} skippable rule runs ({standing} with their zones known unchanged), {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers, {stats} kept stats"
     );
     assert!(rules > 0, "{pack}: no check rule was ever skippable");
+    assert!(
+        standing > 0,
+        "{pack}: no check rule's zones were ever known unchanged"
+    );
     assert!(derivations > 0, "{pack}: no derivation was ever skippable");
     assert!(zones > 0, "{pack}: no zone fingerprint was ever kept");
     assert!(offers > 0, "{pack}: no action's offers were ever kept");

@@ -447,6 +447,9 @@ pub struct Game<'p> {
     zone_fingerprints: Vec<(u64, u64)>,
     /// How many zone fingerprints kept as unchanged `verify_skips` checked.
     verified_fingerprints: usize,
+    /// How many check rules' zones kept as unchanged (`rule_memo::Standing`) `verify_skips`
+    /// checked.
+    verified_standing: usize,
     /// How many kept offers of actions `verify_skips` checked (read again though their memo
     /// said nothing they read changed).
     verified_offers: usize,
@@ -562,10 +565,10 @@ impl<'p> Game<'p> {
         random.set_stream(RANDOM_STREAM);
         let state = initial_state(prog, placements);
         let (stamps, rule_memos) = rule_memo::fresh(
+            prog,
             state.zones.len(),
             prog.states.len(),
             prog.ruleset.counters.len(),
-            prog.ruleset.rules.len().saturating_mul(prog.players()),
         );
         Game {
             prog,
@@ -621,6 +624,7 @@ impl<'p> Game<'p> {
             verified_derivations: 0,
             zone_fingerprints: Vec::new(),
             verified_fingerprints: 0,
+            verified_standing: 0,
             verified_offers: 0,
             verified_stats: 0,
             verify_lowered: false,

@@ -14,7 +14,10 @@
 //! (and of the card it is set on), both zones of a move, a zone's order, a moment, the players,
 //! or everything. A change of a card's states or of a card's counter also says which: a rule's
 //! memo outlives such a change in the zones it listed when the rule cannot read those states
-//! or that counter (`rule_reads.rs` finds which it can, once, from its IR). Reading anything
+//! or that counter (`rule_reads.rs` finds which it can, once, from its IR). The zones are not
+//! even looked at for a memo known to stand ([`Standing`]): each change to a zone drops the
+//! memos listing it that could read that change, so a round passes over the other rules with
+//! no look at their zones' stamps. Reading anything
 //! the recording does not follow (a choice, a random pick, an ability's uses, a slot, an
 //! event's parameters…) or running any statement other than `let`, `if`, `for each`,
 //! `repeat`, `while` and a call of a verb or procedure (whose body's statements count one by
@@ -71,6 +74,102 @@ pub(super) struct Stamps {
     /// Per zone slot: a change no memo reads (a card becoming known to a player), which the
     /// loop fingerprint's zones (`loops.rs`) still see.
     unread: Vec<u64>,
+    /// The rule memos whose zones are known unchanged (see [`Standing`]).
+    standing: Standing,
+}
+
+/// The rule memos (the first 64, by memo index: rule × players + seat) whose zones nothing
+/// changed in since they were taken or last found unchanged, kept up to date as zones are
+/// stamped: a check round passes over such a rule without reading its zones' stamps (a round
+/// looks at every rule for every player, many times a turn, and few changes touch what a
+/// given rule reads).
+#[derive(Debug, Clone, Default)]
+struct Standing {
+    /// One bit a memo: nothing of the zones it read changed in a way it could read.
+    holds: u64,
+    /// Per zone slot: the memos that read it (bits; a memo taken again clears its old ones).
+    readers: Vec<u64>,
+    /// Per memo: the states and counters of cards its rule can read (`CardReads`; every bit
+    /// when that is not known), as a stamp of one of them is read against.
+    parts: Vec<(u64, u64)>,
+}
+
+impl Standing {
+    /// A change to zone slot `slot` (`part` of its cards): the memos reading it that could
+    /// read this change stand no longer.
+    fn changed(&mut self, slot: usize, part: Part, (states, width): (usize, usize)) {
+        let readers = self.readers.get(slot).copied().unwrap_or(0) & self.holds;
+        if readers == 0 {
+            return;
+        }
+        let parts = &self.parts;
+        let reads = |i: usize, f: &dyn Fn((u64, u64)) -> bool| parts.get(i).copied().is_none_or(f);
+        let gone = match part {
+            Part::Other => readers,
+            // a state past the table is stamped as any other change (Stamps::stamp_states)
+            Part::States(bits) => set_bits(readers)
+                .filter(|&i| {
+                    bits.checked_shr(u32::try_from(states).unwrap_or(u32::MAX))
+                        .unwrap_or(0)
+                        != 0
+                        || reads(i, &|(s, _)| s & bits != 0)
+                })
+                .fold(0, |g, i| g | 1u64 << i),
+            // a counter past the table is stamped as any other change (Stamps::stamp_part)
+            Part::Counter(k) if states.saturating_add(usize::from(k)) >= width => readers,
+            Part::Counter(k) => set_bits(readers)
+                .filter(|&i| {
+                    reads(i, &|(_, c)| {
+                        1u64.checked_shl(u32::from(k))
+                            .is_none_or(|bit| c & bit != 0)
+                    })
+                })
+                .fold(0, |g, i| g | 1u64 << i),
+        };
+        self.holds &= !gone;
+    }
+
+    /// Memo `i` was taken again (`reads`, or none): its old zones (`before`) no longer name
+    /// it; it stands, reading the new ones.
+    fn taken(&mut self, i: usize, before: Option<&Reads>, reads: Option<&Reads>) {
+        let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i)) else {
+            return;
+        };
+        fn slots_of(r: &Reads) -> impl Iterator<Item = usize> + '_ {
+            set_bits(r.slots_below_64).chain(r.slots_from_64.iter().map(|&k| usize::from(k)))
+        }
+        if let Some(b) = before {
+            for k in slots_of(b) {
+                if let Some(r) = self.readers.get_mut(k) {
+                    *r &= !bit;
+                }
+            }
+        }
+        self.holds &= !bit;
+        let Some(reads) = reads else { return };
+        for k in slots_of(reads) {
+            if self.readers.len() <= k {
+                self.readers.resize(k.saturating_add(1), 0);
+            }
+            self.readers[k] |= bit;
+        }
+        self.holds |= bit;
+    }
+
+    /// Whether memo `i` stands.
+    fn holds(&self, i: usize) -> bool {
+        u32::try_from(i)
+            .ok()
+            .and_then(|i| 1u64.checked_shl(i))
+            .is_some_and(|bit| self.holds & bit != 0)
+    }
+
+    /// Memo `i` was found unchanged by reading its zones' stamps: it stands again.
+    fn found(&mut self, i: usize) {
+        if let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i)) {
+            self.holds |= bit;
+        }
+    }
 }
 
 impl Stamps {
@@ -383,9 +482,11 @@ impl<'p> Game<'p> {
         let Some(at) = s.slots.get_mut(slot) else {
             // a slot past the table (no game has one): no memo may trust it
             s.everything = t;
+            s.standing.holds = 0;
             return;
         };
         at.any = t;
+        s.standing.changed(slot, part, (s.states, s.width));
         match part {
             Part::Other => at.other = t,
             Part::States(bits) => s.stamp_states(slot, bits, t),
@@ -475,12 +576,17 @@ impl<'p> Game<'p> {
     /// Whether nothing a memo's reads name changed since it was taken (the values continuous
     /// abilities give aside).
     fn reads_unchanged(&self, m: &RuleMemo, cards: Option<&CardReads>) -> bool {
+        self.scalars_unchanged(m) && self.slots_unchanged(&m.reads, m.tick, cards)
+    }
+
+    /// [`Game::reads_unchanged`] but for the zones: nothing untracked, the turn, the players,
+    /// the history.
+    fn scalars_unchanged(&self, m: &RuleMemo) -> bool {
         let s = &self.stamps;
         s.everything <= m.tick
             && (!m.reads.turn || m.turn == self.turn_key())
             && (!m.reads.players || s.players <= m.tick)
             && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
-            && self.slots_unchanged(&m.reads, m.tick, cards)
     }
 
     /// Whether no zone slot that `reads` listed changed after `tick` (in a way the run could
@@ -660,7 +766,31 @@ impl<'p> Game<'p> {
         let i = self.memo_index(you, r);
         let prog: &'p Program = self.prog;
         let cards = prog.rule_reads.get(r).and_then(Option::as_ref);
-        self.memo_holds(|g| g.rule_memos.get(i).and_then(Option::as_ref), cards)
+        let Some(m) = self.rule_memos.get(i).and_then(Option::as_ref) else {
+            return false;
+        };
+        // its zones' stamps are read only when a change to one of them could matter to it
+        // (Standing); the rest of what it read is read as for any memo
+        let standing = self.stamps.standing.holds(i);
+        let zones = if standing && !self.verify_skips {
+            true
+        } else {
+            let unchanged = self.slots_unchanged(&m.reads, m.tick, cards);
+            if standing {
+                self.verified_standing = self.verified_standing.saturating_add(1);
+                if !unchanged {
+                    self.notes.push(format!(
+                        "a check rule's zones were to be skipped as unchanged, but one changed (rule memo {i})"
+                    ));
+                }
+            }
+            unchanged
+        };
+        if !zones || !self.scalars_unchanged(m) {
+            return false;
+        }
+        self.stamps.standing.found(i);
+        self.derived_unchanged(m.reads.derived, m.tick)
     }
 
     /// Whether the memo `memo` finds (if any) still holds: nothing it read changed since it
@@ -677,14 +807,19 @@ impl<'p> Game<'p> {
         if !self.reads_unchanged(m, cards) {
             return false;
         }
-        if !m.reads.derived {
+        self.derived_unchanged(m.reads.derived, m.tick)
+    }
+
+    /// Whether what continuous abilities give is as it was at `tick`, when a memo read it
+    /// (`read`; derived again if need be).
+    fn derived_unchanged(&mut self, read: bool, tick: u64) -> bool {
+        if !read {
             return true;
         }
         // a modifier lasting `while` something holds reads anything: not followed
         if self.any_while_duration() {
             return false;
         }
-        let tick = m.tick;
         self.refresh();
         self.stamps.derived <= tick
     }
@@ -790,6 +925,11 @@ impl<'p> Game<'p> {
         }
         let memo = (quiet && !run.reads.everything).then(|| self.memo_now(run.reads));
         if let Some(slot) = self.rule_memos.get_mut(run.memo) {
+            self.stamps.standing.taken(
+                run.memo,
+                slot.as_ref().map(|m| &m.reads),
+                memo.as_ref().map(|m| &m.reads),
+            );
             *slot = memo;
         }
     }
@@ -816,6 +956,13 @@ impl<'p> Game<'p> {
     #[doc(hidden)]
     pub fn verified_rule_skips(&self) -> usize {
         self.verified_skips
+    }
+
+    /// How many check rules' zones kept as unchanged (a standing memo) were checked so far
+    /// ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_standing_memos(&self) -> usize {
+        self.verified_standing
     }
 
     /// How many derivations of continuous abilities the memo would have skipped were checked
@@ -859,21 +1006,38 @@ enum Part {
     Counter(u16),
 }
 
-/// Fresh stamps for a game with `slots` zone slots, `states` states and `counters` counters,
-/// and an empty memo per rule and player.
+/// Fresh stamps for a game of `prog` with `slots` zone slots, `states` states and `counters`
+/// counters, and an empty memo per rule and player.
 pub(super) fn fresh(
+    prog: &Program,
     slots: usize,
     states: usize,
     counters: usize,
-    memos: usize,
 ) -> (Stamps, Vec<Option<RuleMemo>>) {
     let width = states.saturating_add(counters);
+    let players = prog.players();
+    let memos = prog.ruleset.rules.len().saturating_mul(players);
+    // per memo (rule × players + seat): what of cards its rule can read
+    let parts = (0..memos.min(64))
+        .map(|i| {
+            let rule = i.checked_div(players).unwrap_or(0);
+            prog.rule_reads
+                .get(rule)
+                .copied()
+                .flatten()
+                .map_or((u64::MAX, u64::MAX), |c| (c.states, c.counters))
+        })
+        .collect();
     (
         Stamps {
             slots: vec![SlotStamps::default(); slots],
             parts: vec![0; slots.saturating_mul(width)],
             states,
             width,
+            standing: Standing {
+                parts,
+                ..Standing::default()
+            },
             ..Stamps::default()
         },
         vec![None; memos],
