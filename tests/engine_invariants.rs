@@ -164,12 +164,12 @@ fn play_verified<const N: usize>(
 }
 
 /// Plays games with the engine's memos verified (`Game::verify_rule_skips`): a check rule the
-/// memos would skip runs anyway and must change nothing (and a rule whose zones are known
-/// unchanged, with no look at their stamps, must find them unchanged); the continuous abilities are derived
-/// again when their memo says nothing they read changed, and must give the same modifiers; a
-/// zone's loop fingerprint kept as unchanged is hashed again, and must be the same; an
-/// action's offers kept as unchanged are read again, and must be the same; a card's stats
-/// kept from an earlier generation are computed again, and must be the same.
+/// memos would skip runs anyway and must change nothing (and a rule whose memo is known to
+/// stand, with no stamp read, must find nothing it read changed); the continuous abilities
+/// are derived again when their memo says nothing they read changed, and must give the same
+/// modifiers; a zone's loop fingerprint kept as unchanged is hashed again, and must be the
+/// same; an action's offers kept as unchanged are read again, and must be the same; a card's
+/// stats kept from an earlier generation are computed again, and must be the same.
 fn memos_change_nothing(pack: &str) {
     let [rules, standing, derivations, zones, offers, stats] = play_verified(
         pack,
@@ -188,12 +188,12 @@ fn memos_change_nothing(pack: &str) {
         "to be skipped as unchanged",
     );
     println!(
-        "{pack}: verified {rules} skippable rule runs ({standing} with their zones known unchanged), {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers, {stats} kept stats"
+        "{pack}: verified {rules} skippable rule runs ({standing} of them known to stand, with no stamp read), {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers, {stats} kept stats"
     );
     assert!(rules > 0, "{pack}: no check rule was ever skippable");
     assert!(
         standing > 0,
-        "{pack}: no check rule's zones were ever known unchanged"
+        "{pack}: no check rule's memo was ever known to stand"
     );
     assert!(derivations > 0, "{pack}: no derivation was ever skippable");
     assert!(zones > 0, "{pack}: no zone fingerprint was ever kept");

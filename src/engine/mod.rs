@@ -447,8 +447,8 @@ pub struct Game<'p> {
     zone_fingerprints: Vec<(u64, u64)>,
     /// How many zone fingerprints kept as unchanged `verify_skips` checked.
     verified_fingerprints: usize,
-    /// How many check rules' zones kept as unchanged (`rule_memo::Standing`) `verify_skips`
-    /// checked.
+    /// How many check rules' memos known to stand (`rule_memo::Standing`) `verify_skips`
+    /// checked against what they read.
     verified_standing: usize,
     /// How many kept offers of actions `verify_skips` checked (read again though their memo
     /// said nothing they read changed).
@@ -1131,6 +1131,7 @@ impl<'p> Game<'p> {
             self.state.active = seat(next);
         }
         self.state.turn = self.state.turn.saturating_add(1);
+        self.turn_changed();
         self.state.uses.retain(|u| u.4 != "turn");
         self.note_turn();
         let you = self.state.active;

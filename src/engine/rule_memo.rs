@@ -14,10 +14,10 @@
 //! (and of the card it is set on), both zones of a move, a zone's order, a moment, the players,
 //! or everything. A change of a card's states or of a card's counter also says which: a rule's
 //! memo outlives such a change in the zones it listed when the rule cannot read those states
-//! or that counter (`rule_reads.rs` finds which it can, once, from its IR). The zones are not
-//! even looked at for a memo known to stand ([`Standing`]): each change to a zone drops the
-//! memos listing it that could read that change, so a round passes over the other rules with
-//! no look at their zones' stamps. Reading anything
+//! or that counter (`rule_reads.rs` finds which it can, once, from its IR). No stamp is even
+//! looked at for a memo known to stand ([`Standing`]): each change drops the memos that read
+//! what it touched (a zone, in a way they could read; the players; the history; the turn),
+//! so a round passes over the other rules at once. Reading anything
 //! the recording does not follow (a choice, a random pick, an ability's uses, a slot, an
 //! event's parameters…) or running any statement other than `let`, `if`, `for each`,
 //! `repeat`, `while` and a call of a verb or procedure (whose body's statements count one by
@@ -78,15 +78,24 @@ pub(super) struct Stamps {
     standing: Standing,
 }
 
-/// The rule memos (the first 64, by memo index: rule × players + seat) whose zones nothing
-/// changed in since they were taken or last found unchanged, kept up to date as zones are
-/// stamped: a check round passes over such a rule without reading its zones' stamps (a round
-/// looks at every rule for every player, many times a turn, and few changes touch what a
-/// given rule reads).
+/// The rule memos (the first 64, by memo index: rule × players + seat) nothing they read
+/// changed for since they were taken or last found unchanged (what continuous abilities give
+/// aside), kept up to date as the game changes: a check round passes over such a rule
+/// without reading a stamp (a round looks at every rule for every player, many times a turn,
+/// and few changes touch what a given rule reads).
 #[derive(Debug, Clone, Default)]
 struct Standing {
-    /// One bit a memo: nothing of the zones it read changed in a way it could read.
+    /// One bit a memo: nothing it read changed in a way it could read.
     holds: u64,
+    /// The memos that read the turn's number or the turn player.
+    turn: u64,
+    /// The memos that read the players' counters or keywords.
+    players: u64,
+    /// The memos that read the event history or the moments reached.
+    history: u64,
+    /// The memos that read what continuous abilities give (read again at each look: they
+    /// may have to be derived again first).
+    derived: u64,
     /// Per zone slot: the memos that read it (bits; a memo taken again clears its old ones).
     readers: Vec<u64>,
     /// Per memo: the states and counters of cards its rule can read (`CardReads`; every bit
@@ -145,7 +154,15 @@ impl Standing {
                 }
             }
         }
-        self.holds &= !bit;
+        for set in [
+            &mut self.holds,
+            &mut self.turn,
+            &mut self.players,
+            &mut self.history,
+            &mut self.derived,
+        ] {
+            *set &= !bit;
+        }
         let Some(reads) = reads else { return };
         for k in slots_of(reads) {
             if self.readers.len() <= k {
@@ -153,7 +170,26 @@ impl Standing {
             }
             self.readers[k] |= bit;
         }
+        let flags = [
+            (&mut self.turn, reads.turn),
+            (&mut self.players, reads.players),
+            (&mut self.history, reads.history),
+            (&mut self.derived, reads.derived),
+        ];
+        for (set, read) in flags {
+            if read {
+                *set |= bit;
+            }
+        }
         self.holds |= bit;
+    }
+
+    /// Whether memo `i` reads what continuous abilities give.
+    fn reads_derived(&self, i: usize) -> bool {
+        u32::try_from(i)
+            .ok()
+            .and_then(|i| 1u64.checked_shl(i))
+            .is_some_and(|bit| self.derived & bit != 0)
     }
 
     /// Whether memo `i` stands.
@@ -444,14 +480,35 @@ impl<'p> Game<'p> {
                 }
             }
             Touched::Zone(k) => self.stamp_zone(k, t),
-            Touched::Moment => self.stamps.moments = t,
-            Touched::Players => self.stamps.players = t,
+            Touched::Moment => {
+                self.stamps.moments = t;
+                let standing = &mut self.stamps.standing;
+                standing.holds &= !standing.history;
+            }
+            Touched::Players => {
+                self.stamps.players = t;
+                let standing = &mut self.stamps.standing;
+                standing.holds &= !standing.players;
+            }
             Touched::Everything => {
                 // attaching, and a host's leaving, touch everything
                 self.stamps.everything = t;
                 self.stamps.hosts = t;
+                self.stamps.standing.holds = 0;
             }
         }
+    }
+
+    /// An event was added to the history: the memos that read it stand no longer.
+    pub(super) fn history_grew(&mut self) {
+        let standing = &mut self.stamps.standing;
+        standing.holds &= !standing.history;
+    }
+
+    /// The turn or the turn player changed: the memos that read them stand no longer.
+    pub(super) fn turn_changed(&mut self) {
+        let standing = &mut self.stamps.standing;
+        standing.holds &= !standing.turn;
     }
 
     /// The clock moved on one change.
@@ -544,6 +601,7 @@ impl<'p> Game<'p> {
     pub(super) fn cancellations_changed(&mut self) {
         let t = self.next_tick();
         self.stamps.everything = t;
+        self.stamps.standing.holds = 0;
     }
 
     /// The modifiers continuous abilities produce were derived again and differ from before.
@@ -576,17 +634,12 @@ impl<'p> Game<'p> {
     /// Whether nothing a memo's reads name changed since it was taken (the values continuous
     /// abilities give aside).
     fn reads_unchanged(&self, m: &RuleMemo, cards: Option<&CardReads>) -> bool {
-        self.scalars_unchanged(m) && self.slots_unchanged(&m.reads, m.tick, cards)
-    }
-
-    /// [`Game::reads_unchanged`] but for the zones: nothing untracked, the turn, the players,
-    /// the history.
-    fn scalars_unchanged(&self, m: &RuleMemo) -> bool {
         let s = &self.stamps;
         s.everything <= m.tick
             && (!m.reads.turn || m.turn == self.turn_key())
             && (!m.reads.players || s.players <= m.tick)
             && (!m.reads.history || (self.state.history.len() == m.history && s.moments <= m.tick))
+            && self.slots_unchanged(&m.reads, m.tick, cards)
     }
 
     /// Whether no zone slot that `reads` listed changed after `tick` (in a way the run could
@@ -764,33 +817,43 @@ impl<'p> Game<'p> {
     #[inline]
     pub(super) fn rule_unchanged(&mut self, you: Seat, r: usize) -> bool {
         let i = self.memo_index(you, r);
+        let standing = self.stamps.standing.holds(i);
+        if standing && !self.verify_skips {
+            // nothing it read changed (Standing): but what continuous abilities give, read
+            // again (derived again if need be) when it read that
+            if !self.stamps.standing.reads_derived(i) {
+                return true;
+            }
+            let Some(tick) = self
+                .rule_memos
+                .get(i)
+                .and_then(Option::as_ref)
+                .map(|m| m.tick)
+            else {
+                return false;
+            };
+            return self.derived_unchanged(true, tick);
+        }
         let prog: &'p Program = self.prog;
         let cards = prog.rule_reads.get(r).and_then(Option::as_ref);
         let Some(m) = self.rule_memos.get(i).and_then(Option::as_ref) else {
             return false;
         };
-        // its zones' stamps are read only when a change to one of them could matter to it
-        // (Standing); the rest of what it read is read as for any memo
-        let standing = self.stamps.standing.holds(i);
-        let zones = if standing && !self.verify_skips {
-            true
-        } else {
-            let unchanged = self.slots_unchanged(&m.reads, m.tick, cards);
-            if standing {
-                self.verified_standing = self.verified_standing.saturating_add(1);
-                if !unchanged {
-                    self.notes.push(format!(
-                        "a check rule's zones were to be skipped as unchanged, but one changed (rule memo {i})"
-                    ));
-                }
+        let unchanged = self.reads_unchanged(m, cards);
+        if standing {
+            self.verified_standing = self.verified_standing.saturating_add(1);
+            if !unchanged {
+                self.notes.push(format!(
+                    "a check rule's reads were to be skipped as unchanged, but one changed (rule memo {i})"
+                ));
             }
-            unchanged
-        };
-        if !zones || !self.scalars_unchanged(m) {
+        }
+        if !unchanged {
             return false;
         }
+        let (derived, tick) = (m.reads.derived, m.tick);
         self.stamps.standing.found(i);
-        self.derived_unchanged(m.reads.derived, m.tick)
+        self.derived_unchanged(derived, tick)
     }
 
     /// Whether the memo `memo` finds (if any) still holds: nothing it read changed since it
@@ -958,8 +1021,8 @@ impl<'p> Game<'p> {
         self.verified_skips
     }
 
-    /// How many check rules' zones kept as unchanged (a standing memo) were checked so far
-    /// ([`Game::verify_rule_skips`]).
+    /// How many check rules' memos known to stand ([`Standing`]) were checked against what
+    /// they read so far ([`Game::verify_rule_skips`]).
     #[doc(hidden)]
     pub fn verified_standing_memos(&self) -> usize {
         self.verified_standing

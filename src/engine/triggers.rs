@@ -641,6 +641,7 @@ impl<'p> Game<'p> {
 
     pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
         self.state.history.push((e.event, Rc::clone(&e.args)));
+        self.history_grew();
         // an event happening ends the cancellations of it for its subject (most games have
         // none most of the time: then nothing is read)
         if !self.state.cancelled.is_empty() {

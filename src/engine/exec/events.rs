@@ -107,6 +107,7 @@ impl Game<'_> {
     pub(super) fn exec_goes_first(&mut self, player: &Expr) -> Result<(), Box<Request>> {
         if let Some(&p) = self.players_of(player)?.first() {
             self.state.active = p;
+            self.turn_changed();
             self.log_line("turn", |_| format!("p{} goes first", shown(p)));
         }
         Ok(())
