@@ -1106,3 +1106,88 @@ pub(super) fn fresh(
         vec![None; memos],
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Part, Reads, Standing};
+
+    /// Two states and two counters; memo 0 reads zone slot 3 and can read state 1 and counter
+    /// 0 of its cards; memo 1 reads slot 3 too and the history, what of cards it can read
+    /// not known.
+    fn standing() -> Standing {
+        let mut s = Standing {
+            parts: vec![(0b10, 0b01), (u64::MAX, u64::MAX)],
+            ..Standing::default()
+        };
+        let zone = Reads {
+            slots_below_64: 1 << 3,
+            ..Reads::default()
+        };
+        s.taken(0, None, Some(&zone));
+        let history = Reads {
+            history: true,
+            ..zone.clone()
+        };
+        s.taken(1, None, Some(&history));
+        s
+    }
+
+    const SIZES: (usize, usize) = (2, 4);
+
+    /// A change drops the memos that read its zone and could read what changed there: a state
+    /// or counter their rule names, anything else of a card, a state or counter past the
+    /// tables; a change to another zone drops none.
+    #[test]
+    fn a_change_drops_the_memos_that_could_read_it() {
+        let mut s = standing();
+        s.changed(4, Part::Other, SIZES);
+        assert!(s.holds(0) && s.holds(1), "another zone");
+        s.changed(3, Part::States(0b01), SIZES);
+        assert!(
+            s.holds(0) && !s.holds(1),
+            "a state memo 0's rule does not name"
+        );
+        let mut s = standing();
+        s.changed(3, Part::Counter(1), SIZES);
+        assert!(s.holds(0), "a counter memo 0's rule does not name");
+        s.changed(3, Part::Counter(0), SIZES);
+        assert!(!s.holds(0), "a counter it names");
+        let mut s = standing();
+        s.changed(3, Part::States(0b10), SIZES);
+        assert!(!s.holds(0), "a state it names");
+        let mut s = standing();
+        s.changed(3, Part::States(0b100), SIZES);
+        assert!(!s.holds(0), "a state past the table");
+        let mut s = standing();
+        s.changed(3, Part::Counter(2), SIZES);
+        assert!(!s.holds(0), "a counter past the table");
+        let mut s = standing();
+        s.changed(3, Part::Other, SIZES);
+        assert!(!s.holds(0) && !s.holds(1), "anything else of a card");
+    }
+
+    /// A memo taken again reads its new zones only, and stands; one forgotten stands no more;
+    /// one found unchanged stands again; the memos reading the history are known as such.
+    #[test]
+    fn a_memo_taken_again_follows_its_new_reads() {
+        let mut s = standing();
+        assert_eq!(s.history, 0b10);
+        let old = Reads {
+            slots_below_64: 1 << 3,
+            ..Reads::default()
+        };
+        let new = Reads {
+            slots_below_64: 1 << 5,
+            ..Reads::default()
+        };
+        s.taken(0, Some(&old), Some(&new));
+        s.changed(3, Part::Other, SIZES);
+        assert!(s.holds(0), "its old zone is not read any more");
+        s.changed(5, Part::Other, SIZES);
+        assert!(!s.holds(0), "its new zone is");
+        s.found(0);
+        assert!(s.holds(0));
+        s.taken(0, Some(&new), None);
+        assert!(!s.holds(0), "forgotten");
+    }
+}
