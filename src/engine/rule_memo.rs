@@ -46,6 +46,7 @@ use super::state::{CardId, Seat, Until, ZoneKey};
 use super::{Game, Offer};
 use crate::ir::{Expr, Stmt};
 use smallvec::SmallVec;
+use std::rc::Rc;
 
 /// When each part of the game last changed, on a clock of changes ([`Stamps::tick`]).
 #[derive(Debug, Clone, Default)]
@@ -99,8 +100,9 @@ struct Standing {
     /// Per zone slot: the memos that read it (bits; a memo taken again clears its old ones).
     readers: Vec<u64>,
     /// Per memo: the states and counters of cards its rule can read (`CardReads`; every bit
-    /// when that is not known), as a stamp of one of them is read against.
-    parts: Vec<(u64, u64)>,
+    /// when that is not known), as a stamp of one of them is read against (the program's:
+    /// shared by a game's clones).
+    parts: Rc<[(u64, u64)]>,
 }
 
 impl Standing {
@@ -1110,13 +1112,14 @@ pub(super) fn fresh(
 #[cfg(test)]
 mod tests {
     use super::{Part, Reads, Standing};
+    use std::rc::Rc;
 
     /// Two states and two counters; memo 0 reads zone slot 3 and can read state 1 and counter
     /// 0 of its cards; memo 1 reads slot 3 too and the history, what of cards it can read
     /// not known.
     fn standing() -> Standing {
         let mut s = Standing {
-            parts: vec![(0b10, 0b01), (u64::MAX, u64::MAX)],
+            parts: Rc::from([(0b10, 0b01), (u64::MAX, u64::MAX)]),
             ..Standing::default()
         };
         let zone = Reads {
