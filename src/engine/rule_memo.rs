@@ -1145,28 +1145,25 @@ mod tests {
         let mut s = standing();
         s.changed(4, Part::Other, SIZES);
         assert!(s.holds(0) && s.holds(1), "another zone");
-        s.changed(3, Part::States(0b01), SIZES);
-        assert!(
-            s.holds(0) && !s.holds(1),
-            "a state memo 0's rule does not name"
-        );
-        let mut s = standing();
-        s.changed(3, Part::Counter(1), SIZES);
-        assert!(s.holds(0), "a counter memo 0's rule does not name");
-        s.changed(3, Part::Counter(0), SIZES);
-        assert!(!s.holds(0), "a counter it names");
-        let mut s = standing();
-        s.changed(3, Part::States(0b10), SIZES);
-        assert!(!s.holds(0), "a state it names");
-        let mut s = standing();
-        s.changed(3, Part::States(0b100), SIZES);
-        assert!(!s.holds(0), "a state past the table");
-        let mut s = standing();
-        s.changed(3, Part::Counter(2), SIZES);
-        assert!(!s.holds(0), "a counter past the table");
-        let mut s = standing();
-        s.changed(3, Part::Other, SIZES);
-        assert!(!s.holds(0) && !s.holds(1), "anything else of a card");
+        for (part, why) in [
+            (Part::States(0b01), "a state memo 0's rule does not name"),
+            (Part::Counter(1), "a counter memo 0's rule does not name"),
+        ] {
+            let mut s = standing();
+            s.changed(3, part, SIZES);
+            assert!(s.holds(0) && !s.holds(1), "{why}");
+        }
+        for (part, why) in [
+            (Part::States(0b10), "a state it names"),
+            (Part::States(0b100), "a state past the table"),
+            (Part::Counter(0), "a counter it names"),
+            (Part::Counter(2), "a counter past the table"),
+            (Part::Other, "anything else of a card"),
+        ] {
+            let mut s = standing();
+            s.changed(3, part, SIZES);
+            assert!(!s.holds(0) && !s.holds(1), "{why}");
+        }
     }
 
     /// A memo taken again reads its new zones only, and stands; one forgotten stands no more;
