@@ -75,7 +75,7 @@ pub(super) struct Stamps {
     /// Per zone slot: a change no memo reads (a card becoming known to a player), which the
     /// loop fingerprint's zones (`loops.rs`) still see.
     unread: Vec<u64>,
-    /// The rule memos whose zones are known unchanged (see [`Standing`]).
+    /// The rule memos known to stand: nothing they read changed (see [`Standing`]).
     standing: Standing,
 }
 
