@@ -775,17 +775,12 @@ impl<'p> Game<'p> {
             };
             let mut beyond = Vec::new();
             for z in 0..self.prog.ruleset.zones.len() {
-                // every bit: the ruleset has more zones than bits (Program::continuous_zones)
-                let works = zones == u64::MAX
-                    || u32::try_from(z)
-                        .ok()
-                        .and_then(|z| 1u64.checked_shl(z))
-                        .is_some_and(|bit| zones & bit != 0);
-                if !works {
+                let Ok(zone) = u16::try_from(z) else { continue };
+                if zones == 0 || !program::zone_in(zones, zone) {
                     continue;
                 }
                 for owner in 0..players {
-                    let (Ok(zone), Ok(owner)) = (u16::try_from(z), Seat::try_from(owner)) else {
+                    let Ok(owner) = Seat::try_from(owner) else {
                         continue;
                     };
                     let slot = self.state.slot(ZoneKey { zone, owner });

@@ -191,10 +191,7 @@ impl Program {
     /// [`Program::continuous_zones`]).
     pub fn continuous_may_work(&self, def: u32, zone: u16) -> bool {
         let bits = self.continuous_zones[def as usize];
-        bits != 0
-            && 1u64
-                .checked_shl(u32::from(zone))
-                .is_none_or(|b| bits & b != 0)
+        bits != 0 && zone_in(bits, zone)
     }
 
     /// Whether one of the own (not carried) abilities of card `card`, of definition `def`, of
@@ -796,6 +793,14 @@ fn kind_holders(cards: &[ir::Card]) -> HashMap<Id, Vec<bool>> {
         }
     }
     out
+}
+
+/// Whether zone `zone` is among the zones `bits` holds (one bit each, by zone index; a zone
+/// past the bits is among them, as [`Program::continuous_zones`] sets every bit when the
+/// ruleset has more zones than bits).
+pub(super) fn zone_in(bits: u64, zone: u16) -> bool {
+    1u64.checked_shl(u32::from(zone))
+        .is_none_or(|b| bits & b != 0)
 }
 
 /// Per card definition: the zones where one of its own continuous abilities works, as bits

@@ -143,7 +143,7 @@ impl Standing {
     /// Memo `i` was taken again (`reads`, or none): its old zones (`before`) no longer name
     /// it; it stands, reading the new ones.
     fn taken(&mut self, i: usize, before: Option<&Reads>, reads: Option<&Reads>) {
-        let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i)) else {
+        let Some(bit) = memo_bit(i) else {
             return;
         };
         fn slots_of(r: &Reads) -> impl Iterator<Item = usize> + '_ {
@@ -188,26 +188,25 @@ impl Standing {
 
     /// Whether memo `i` reads what continuous abilities give.
     fn reads_derived(&self, i: usize) -> bool {
-        u32::try_from(i)
-            .ok()
-            .and_then(|i| 1u64.checked_shl(i))
-            .is_some_and(|bit| self.derived & bit != 0)
+        memo_bit(i).is_some_and(|bit| self.derived & bit != 0)
     }
 
     /// Whether memo `i` stands.
     fn holds(&self, i: usize) -> bool {
-        u32::try_from(i)
-            .ok()
-            .and_then(|i| 1u64.checked_shl(i))
-            .is_some_and(|bit| self.holds & bit != 0)
+        memo_bit(i).is_some_and(|bit| self.holds & bit != 0)
     }
 
     /// Memo `i` was found unchanged by reading its zones' stamps: it stands again.
     fn found(&mut self, i: usize) {
-        if let Some(bit) = u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i)) {
+        if let Some(bit) = memo_bit(i) {
             self.holds |= bit;
         }
     }
+}
+
+/// Memo `i`'s bit in [`Standing`]'s sets (`None` from the 65th memo on: those never stand).
+fn memo_bit(i: usize) -> Option<u64> {
+    u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i))
 }
 
 impl Stamps {
