@@ -239,6 +239,85 @@ fn pm_lowered_conditions_agree() {
     lowered_conditions_agree(PM);
 }
 
+/// The filters of PM's `play_character` read the cards' printed fields through the columns
+/// of the lowered conditions (`engine::lowered::Printed`): `same_card(it, c) and work ==
+/// c.work`, and `it != c and generated_cost >= 1 and (color == c.color or work == c.work)`,
+/// lowered whole; the columns give each card's printed number, and the same number for the
+/// same text.
+#[test]
+fn printed_fields_are_read_through_columns() {
+    use fuda::engine::lowered::{Cond, Num, Printed};
+    use fuda::ir::Expr;
+    let l = load(PM);
+    let prog = &l.program;
+    let action = prog
+        .ruleset
+        .actions
+        .iter()
+        .find(|a| a.name.id == "pm:play_character")
+        .expect("PM has play_character");
+    let mut filters = Vec::new();
+    let mut walk = vec![action.condition.as_ref().expect("it has an `if`")];
+    while let Some(e) = walk.pop() {
+        if let Expr::Filter { condition, .. } = e {
+            filters.push(&**condition);
+        }
+        e.each_child(&mut |c| walk.push(c));
+    }
+    let lowered: Vec<&Cond> = filters.iter().filter_map(|f| prog.conds.get(f)).collect();
+    let same_work = lowered.iter().find_map(|c| match c {
+        Cond::And(a, b) => match (&**a, &**b) {
+            (
+                Cond::SameCardAs {
+                    subject_left: true, ..
+                },
+                Cond::FieldsEqual {
+                    subject_left: true,
+                    mine,
+                    other,
+                },
+            ) => Some((*mine, *other)),
+            _ => None,
+        },
+        _ => None,
+    });
+    let (work, other_work) = same_work.expect("same_card(it, c) and work == c.work, lowered");
+    assert_eq!(work, other_work, "one column per field");
+    let payer = lowered.iter().find_map(|c| match c {
+        Cond::And(a, b) => match (&**a, &**b) {
+            (Cond::And(x, y), Cond::Or(..)) => match (&**x, &**y) {
+                (Cond::ItSameAsVar, Cond::Compare(Num::ItField(k), Num::AsWritten)) => Some(*k),
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    });
+    let generated_cost = payer.expect("it != c and generated_cost >= 1 and (…), lowered");
+    // every card's printed values, as its definition has them
+    for (def, card) in prog.cards.iter().enumerate() {
+        let def = u32::try_from(def).expect("a card index");
+        let printed = |k| prog.conds.printed(def, k).expect("a column of a card");
+        assert_eq!(
+            printed(generated_cost),
+            match card.fields.get("generated_cost") {
+                Some(fuda::ir::Value::Number(n)) => Printed::Number(*n),
+                None => Printed::Absent,
+                other => panic!("{}: generated_cost {other:?}", card.name),
+            },
+            "{}",
+            card.name
+        );
+        for (other, o) in prog.cards.iter().enumerate().take(40) {
+            let o_def = u32::try_from(other).expect("a card index");
+            let same_text = card.fields.get("work") == o.fields.get("work");
+            let same_number =
+                printed(work) == prog.conds.printed(o_def, work).expect("a column of a card");
+            assert_eq!(same_text, same_number, "{} and {}", card.name, o.name);
+        }
+    }
+}
+
 /// A check rule's memo follows the states and counters of cards the rule can read, found from
 /// its IR: PMV's `dying_state` tests `dying`, reads `damage`, and tests types, which read
 /// `emerging` (an illusion counts as a character unless emerging) — so its memo outlives a

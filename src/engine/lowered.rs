@@ -16,6 +16,13 @@
 //! variable (`for c in …`) where a filter has `it` (`c is <state>`, `c.<stat>`, `c is <card
 //! type>`).
 //!
+//! A card's printed fields are read the same way: each field a lowered condition reads is a
+//! column of [`Printed`] values, one per card definition, made once with the program (a text
+//! as a number standing for it, the same for the same text), so `it.color == c.color`,
+//! `it.cost >= 1` and `same_card(it, c)` compare numbers instead of looking the field up by its
+//! name in each card's definition and comparing texts. A card some effect treats as another (`treat
+//! as`), or a field that is no number or text, is read as written.
+//!
 //! A filter whose condition is, or starts with, one such read of `it` (`it is <state>`, `it
 //! is <type>`, `… and …` after one) is read card by card in place ([`Leaf`]): no `it` bound,
 //! no call, the rest of the condition read only when that first read holds.
@@ -27,7 +34,7 @@
 
 use super::names::ByAddress;
 use super::program::Program;
-use crate::ir::{Expr, Op, Stmt, StmtChild};
+use crate::ir::{self, Expr, Op, Stmt, StmtChild};
 use rustc_hash::FxHashMap as HashMap;
 
 /// A filter condition (`it` is the card looked at) or an action's `if` (its candidate
@@ -54,6 +61,34 @@ pub enum Cond {
     /// `it == x` or `it != x` for a variable `x` (either side; the operator and the name read
     /// from the expression).
     ItSameAsVar,
+    /// `<subject>.<field> == <card>.<field>` or `!=`, the card `it`, `this`, a variable or a
+    /// filter's candidate (the operator and the card read from the expression): the two
+    /// fields' columns, the subject's first; `subject_left`: the subject's field is the left
+    /// side. Two printed texts compare as their numbers; anything else is read as written.
+    FieldsEqual {
+        /// Whether the subject's field is written on the left.
+        subject_left: bool,
+        /// The subject's field's column.
+        mine: u16,
+        /// The other card's field's column.
+        other: u16,
+    },
+    /// `<subject>.<field> == "text"` or `!=` (either side): the field's column and the text's
+    /// number (a text no card prints has a number of its own).
+    FieldIsText {
+        /// The field's column.
+        column: u16,
+        /// The text's number.
+        text: u32,
+    },
+    /// `same_card(<subject>, <card>)` (either side; the other card as in
+    /// [`Cond::FieldsEqual`]): the column of the cards' normalized numbers.
+    SameCardAs {
+        /// Whether the subject is written on the left.
+        subject_left: bool,
+        /// The normalized numbers' column.
+        column: u16,
+    },
     /// `not x`.
     Not(Box<Cond>),
     /// `x and y` (`y` read only when `x` holds).
@@ -96,6 +131,32 @@ pub enum Num {
     ItStat(u16),
     /// `it.<counter>`, the counter's index.
     ItCounter(u16),
+    /// `it.<field>` of a field printed on the card (no stat, no counter): the field's column.
+    ItField(u16),
+}
+
+/// A card field as a card definition prints it, in a column of [`Conds`]: what
+/// `Game::field` gives for a card no effect treats as another.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Printed {
+    /// No such field.
+    Absent,
+    /// A number.
+    Number(i64),
+    /// A text, as its number: two texts are the same exactly when their numbers are.
+    Text(u32),
+    /// Another value (a list, a truth value, a pair): read as written.
+    Other,
+}
+
+/// What a column of printed values holds for each card definition.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Column<'p> {
+    /// The field of that name (`name` and `number` are the card's own, as `Game::field`
+    /// reads them).
+    Field(&'p str),
+    /// The card's normalized number (`same_card`).
+    NormalizedNumber,
 }
 
 /// The lowered condition of every filter the program's IR holds, and of every action's `if`
@@ -110,6 +171,11 @@ pub struct Conds {
     /// Per card definition, the type its printed type counts as (its index, `None`: one the
     /// ruleset does not declare), where (a zone) and unless (a state), if it counts as one.
     def_counts_as: Vec<Option<CountsAs>>,
+    /// The printed values of the columns lowered conditions read, card definition by
+    /// definition: `printed[def * columns + column]`.
+    printed: Vec<Printed>,
+    /// How many columns there are.
+    columns: usize,
 }
 
 /// A card type counting as another (`Program::counts_as`), by indices: the other type's
@@ -157,19 +223,28 @@ impl Conds {
             .enumerate()
             .filter_map(|(i, t)| Some((t.name.id.as_str(), u16::try_from(i).ok()?)))
             .collect();
-        let type_of = |id: &str| types.get(id).copied();
-        let def_types = prog.cards.iter().map(|c| type_of(&c.card_type)).collect();
+        let mut lowering = Lowering {
+            prog,
+            types,
+            columns: Vec::new(),
+            texts: HashMap::default(),
+        };
+        let def_types = prog
+            .cards
+            .iter()
+            .map(|c| lowering.type_of(&c.card_type))
+            .collect();
         let def_counts_as = prog
             .cards
             .iter()
             .map(|c| {
                 let (as_type, zone, unless) = prog.counts_as.get(c.card_type.as_str())?;
-                Some((type_of(as_type), *zone, *unless))
+                Some((lowering.type_of(as_type), *zone, *unless))
             })
             .collect();
         let mut by_address = HashMap::default();
         for e in filters.conditions {
-            let c = lower(prog, &type_of, Subject::It, e);
+            let c = lowering.lower(Subject::It, e);
             if c != Cond::AsWritten {
                 by_address.insert(address(e), c);
             }
@@ -181,7 +256,7 @@ impl Conds {
                 let subject = Subject::Var(var);
                 let mut conjuncts = vec![condition];
                 while let Some(e) = conjuncts.pop() {
-                    let c = lower(prog, &type_of, subject, e);
+                    let c = lowering.lower(subject, e);
                     if c != Cond::AsWritten {
                         by_address.insert(address(e), c);
                     }
@@ -196,12 +271,15 @@ impl Conds {
                 }
             }
         }
+        let printed = lowering.printed();
         // (an address is a whole key here: the second half of a text's is its length)
         let entries = by_address.into_iter().map(|(a, c)| ((a, 0), c)).collect();
         Conds {
             by_address: ByAddress::of(entries),
             def_types,
             def_counts_as,
+            printed,
+            columns: lowering.columns.len(),
         }
     }
 
@@ -226,6 +304,18 @@ impl Conds {
     #[inline]
     pub fn get(&self, condition: &Expr) -> Option<&Cond> {
         self.by_address.get((address(condition), 0))
+    }
+
+    /// What card definition `def` prints in a column (`None`: no such definition or column).
+    #[inline]
+    pub fn printed(&self, def: u32, column: u16) -> Option<Printed> {
+        let def = usize::try_from(def).ok()?;
+        let column = usize::from(column);
+        if column >= self.columns {
+            return None;
+        }
+        let at = def.checked_mul(self.columns)?.checked_add(column)?;
+        self.printed.get(at).copied()
     }
 
     /// How many conditions are lowered.
@@ -274,58 +364,223 @@ impl<'p> Filters<'p> {
     }
 }
 
-/// A condition lowered: its reads of `it` resolved where they can be.
-fn lower(
-    prog: &Program,
-    type_of: &dyn Fn(&str) -> Option<u16>,
-    subject: Subject<'_>,
-    e: &Expr,
-) -> Cond {
-    let cond = match e {
-        Expr::InState { card, state } if subject.is(card) => match prog.state_index.get(state) {
-            Some(&s) => Cond::ItInState(s),
-            None => Cond::Never,
-        },
-        Expr::OfType { card, card_type } if subject.is(card) => Cond::ItOfType(type_of(card_type)),
-        Expr::HasKeyword { card, .. } if subject.is(card) => Cond::ItHasKeyword,
-        Expr::FaceIs { card, .. } if subject.is(card) => Cond::ItFaceIs,
-        Expr::Not(x) => Cond::Not(Box::new(lower(prog, type_of, subject, x))),
-        Expr::Binary { op, lhs, rhs } => match op {
-            Op::And => Cond::And(
-                Box::new(lower(prog, type_of, subject, lhs)),
-                Box::new(lower(prog, type_of, subject, rhs)),
-            ),
-            Op::Or => Cond::Or(
-                Box::new(lower(prog, type_of, subject, lhs)),
-                Box::new(lower(prog, type_of, subject, rhs)),
-            ),
-            Op::Lt | Op::Le | Op::Gt | Op::Ge => {
-                Cond::Compare(num(prog, subject, lhs), num(prog, subject, rhs))
+/// What lowering the program's conditions needs and gathers: the ruleset's card types by
+/// name, and the columns of printed values the conditions read, with a number for each text
+/// met (in a column or written in a condition).
+struct Lowering<'p> {
+    prog: &'p Program,
+    types: HashMap<&'p str, u16>,
+    columns: Vec<Column<'p>>,
+    texts: HashMap<&'p str, u32>,
+}
+
+impl<'p> Lowering<'p> {
+    /// A card type's index among the ruleset's (`None`: one it does not declare).
+    fn type_of(&self, id: &str) -> Option<u16> {
+        self.types.get(id).copied()
+    }
+
+    /// A condition lowered: its reads of the subject resolved where they can be.
+    fn lower(&mut self, subject: Subject<'_>, e: &'p Expr) -> Cond {
+        let prog = self.prog;
+        let cond = match e {
+            Expr::InState { card, state } if subject.is(card) => {
+                match prog.state_index.get(state) {
+                    Some(&s) => Cond::ItInState(s),
+                    None => Cond::Never,
+                }
             }
-            Op::Eq | Op::Ne if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) => {
-                Cond::Compare(num(prog, subject, lhs), num(prog, subject, rhs))
+            Expr::OfType { card, card_type } if subject.is(card) => {
+                Cond::ItOfType(self.type_of(card_type))
             }
-            Op::Eq | Op::Ne if matches!(subject, Subject::It) && it_and_var(lhs, rhs).is_some() => {
-                Cond::ItSameAsVar
-            }
+            Expr::HasKeyword { card, .. } if subject.is(card) => Cond::ItHasKeyword,
+            Expr::FaceIs { card, .. } if subject.is(card) => Cond::ItFaceIs,
+            Expr::SameCard(a, b) => match self.other_card(subject, a, b) {
+                Some((subject_left, _)) => Cond::SameCardAs {
+                    subject_left,
+                    column: self.column(Column::NormalizedNumber).unwrap_or(u16::MAX),
+                },
+                None => Cond::AsWritten,
+            },
+            Expr::Not(x) => Cond::Not(Box::new(self.lower(subject, x))),
+            Expr::Binary { op, lhs, rhs } => match op {
+                Op::And => Cond::And(
+                    Box::new(self.lower(subject, lhs)),
+                    Box::new(self.lower(subject, rhs)),
+                ),
+                Op::Or => Cond::Or(
+                    Box::new(self.lower(subject, lhs)),
+                    Box::new(self.lower(subject, rhs)),
+                ),
+                Op::Lt | Op::Le | Op::Gt | Op::Ge => {
+                    Cond::Compare(self.num(subject, lhs), self.num(subject, rhs))
+                }
+                Op::Eq | Op::Ne
+                    if matches!(**lhs, Expr::Int(_)) || matches!(**rhs, Expr::Int(_)) =>
+                {
+                    Cond::Compare(self.num(subject, lhs), self.num(subject, rhs))
+                }
+                Op::Eq | Op::Ne
+                    if matches!(subject, Subject::It) && it_and_var(lhs, rhs).is_some() =>
+                {
+                    Cond::ItSameAsVar
+                }
+                Op::Eq | Op::Ne => self.fields_equal(subject, lhs, rhs),
+                _ => Cond::AsWritten,
+            },
             _ => Cond::AsWritten,
-        },
-        _ => Cond::AsWritten,
-    };
-    // a node all of whose parts are evaluated as written is itself evaluated as written, and
-    // an `or` of card types is one test of the type's bit
-    if let Cond::Or(a, b) = &cond {
-        if let (Some(x), Some(y)) = (type_bits(a), type_bits(b)) {
-            return Cond::ItOfAnyType(x | y);
+        };
+        // a node all of whose parts are evaluated as written is itself evaluated as written, and
+        // an `or` of card types is one test of the type's bit
+        if let Cond::Or(a, b) = &cond {
+            if let (Some(x), Some(y)) = (type_bits(a), type_bits(b)) {
+                return Cond::ItOfAnyType(x | y);
+            }
+        }
+        match &cond {
+            Cond::Not(x) if **x == Cond::AsWritten => Cond::AsWritten,
+            Cond::And(a, b) | Cond::Or(a, b)
+                if **a == Cond::AsWritten && **b == Cond::AsWritten =>
+            {
+                Cond::AsWritten
+            }
+            Cond::Compare(Num::AsWritten, Num::AsWritten) => Cond::AsWritten,
+            Cond::SameCardAs {
+                column: u16::MAX, ..
+            } => Cond::AsWritten,
+            _ => cond,
         }
     }
-    match &cond {
-        Cond::Not(x) if **x == Cond::AsWritten => Cond::AsWritten,
-        Cond::And(a, b) | Cond::Or(a, b) if **a == Cond::AsWritten && **b == Cond::AsWritten => {
-            Cond::AsWritten
+
+    /// An equality of texts lowered: the subject's field against another card's field
+    /// ([`Cond::FieldsEqual`]) or a text written ([`Cond::FieldIsText`]), either side.
+    fn fields_equal(&mut self, subject: Subject<'_>, lhs: &'p Expr, rhs: &'p Expr) -> Cond {
+        let field_of = |e: &'p Expr| match e {
+            Expr::Field { of, field } => Some((&**of, field.as_str())),
+            _ => None,
+        };
+        let (Some((a, f)), Some((b, g))) = (field_of(lhs), field_of(rhs)) else {
+            let (field, text) = match (lhs, rhs) {
+                (Expr::Field { of, field }, Expr::Text(t))
+                | (Expr::Text(t), Expr::Field { of, field })
+                    if subject.is(of) =>
+                {
+                    (field.as_str(), t.as_str())
+                }
+                _ => return Cond::AsWritten,
+            };
+            return match self.column(Column::Field(field)) {
+                Some(column) => Cond::FieldIsText {
+                    column,
+                    text: self.text(text),
+                },
+                None => Cond::AsWritten,
+            };
+        };
+        let Some((subject_left, _)) = self.other_card(subject, a, b) else {
+            return Cond::AsWritten;
+        };
+        let (mine, other) = if subject_left { (f, g) } else { (g, f) };
+        match (
+            self.column(Column::Field(mine)),
+            self.column(Column::Field(other)),
+        ) {
+            (Some(mine), Some(other)) => Cond::FieldsEqual {
+                subject_left,
+                mine,
+                other,
+            },
+            _ => Cond::AsWritten,
         }
-        Cond::Compare(Num::AsWritten, Num::AsWritten) => Cond::AsWritten,
-        _ => cond,
+    }
+
+    /// Of two card expressions, the one that names the subject and the other, when the
+    /// other is read without a call that could ask or draw (`it`, `this`, a variable, a
+    /// filter's candidate): whether the subject is the left one, and the other.
+    fn other_card(
+        &self,
+        subject: Subject<'_>,
+        a: &'p Expr,
+        b: &'p Expr,
+    ) -> Option<(bool, &'p Expr)> {
+        let plain =
+            |e: &Expr| matches!(e, Expr::It | Expr::This | Expr::Var(_) | Expr::Candidate(_));
+        if subject.is(a) && plain(b) {
+            Some((true, b))
+        } else if subject.is(b) && plain(a) {
+            Some((false, a))
+        } else {
+            None
+        }
+    }
+
+    /// A column's index, added the first time it is read (`None`: past the first 65,535).
+    fn column(&mut self, column: Column<'p>) -> Option<u16> {
+        let i = match self.columns.iter().position(|c| *c == column) {
+            Some(i) => i,
+            None => {
+                self.columns.push(column);
+                self.columns.len().saturating_sub(1)
+            }
+        };
+        u16::try_from(i).ok().filter(|&i| i < u16::MAX)
+    }
+
+    /// The number of a text: the same for the same text.
+    fn text(&mut self, t: &'p str) -> u32 {
+        let next = u32::try_from(self.texts.len()).unwrap_or(u32::MAX);
+        *self.texts.entry(t).or_insert(next)
+    }
+
+    /// A number of a condition lowered: a plain stat, a counter or a printed field of the
+    /// subject.
+    fn num(&mut self, subject: Subject<'_>, e: &'p Expr) -> Num {
+        let prog = self.prog;
+        match e {
+            Expr::Stat { of, stat } if subject.is(of) => match prog.stat_index.get(stat) {
+                Some(&s) if prog.stats[s as usize].components.is_empty() => Num::ItStat(s),
+                _ => Num::AsWritten,
+            },
+            Expr::Counter { of, counter } if subject.is(of) => {
+                match prog.counter_index.get(counter) {
+                    Some(&k) => Num::ItCounter(k),
+                    None => Num::AsWritten,
+                }
+            }
+            Expr::Field { of, field } if subject.is(of) => {
+                match self.column(Column::Field(field.as_str())) {
+                    Some(column) => Num::ItField(column),
+                    None => Num::AsWritten,
+                }
+            }
+            _ => Num::AsWritten,
+        }
+    }
+
+    /// The columns' printed values, card definition by definition.
+    fn printed(&mut self) -> Vec<Printed> {
+        let prog = self.prog;
+        let columns = std::mem::take(&mut self.columns);
+        let mut out = Vec::with_capacity(prog.cards.len().saturating_mul(columns.len()));
+        for def in &prog.cards {
+            for column in &columns {
+                let value = match *column {
+                    Column::NormalizedNumber => Printed::Text(self.text(&def.normalized_number)),
+                    // as `Game::field` reads them
+                    Column::Field("name") => Printed::Text(self.text(&def.name)),
+                    Column::Field("number") => Printed::Text(self.text(&def.number)),
+                    Column::Field(field) => match def.fields.get(field) {
+                        None => Printed::Absent,
+                        Some(ir::Value::Number(n)) => Printed::Number(*n),
+                        Some(ir::Value::Text(t)) => Printed::Text(self.text(t)),
+                        Some(_) => Printed::Other,
+                    },
+                };
+                out.push(value);
+            }
+        }
+        self.columns = columns;
+        out
     }
 }
 
@@ -336,21 +591,6 @@ fn type_bits(c: &Cond) -> Option<u64> {
         Cond::ItOfType(Some(t)) => 1u64.checked_shl(u32::from(*t)),
         Cond::ItOfAnyType(bits) => Some(*bits),
         _ => None,
-    }
-}
-
-/// A number of a condition lowered: a plain stat or a counter of the subject.
-fn num(prog: &Program, subject: Subject<'_>, e: &Expr) -> Num {
-    match e {
-        Expr::Stat { of, stat } if subject.is(of) => match prog.stat_index.get(stat) {
-            Some(&s) if prog.stats[s as usize].components.is_empty() => Num::ItStat(s),
-            _ => Num::AsWritten,
-        },
-        Expr::Counter { of, counter } if subject.is(of) => match prog.counter_index.get(counter) {
-            Some(&k) => Num::ItCounter(k),
-            None => Num::AsWritten,
-        },
-        _ => Num::AsWritten,
     }
 }
 

@@ -5,7 +5,7 @@
 //! (`rule_memo`) as [`Game::eval`] notes every form.
 
 use super::super::agent::Request;
-use super::super::lowered::{it_and_var, Cond, Leaf, Num, Test};
+use super::super::lowered::{it_and_var, Cond, Leaf, Num, Printed, Test};
 use super::super::state::{CardId, Value};
 use super::super::Game;
 use crate::ir::{Expr, Op};
@@ -435,6 +435,61 @@ impl Game<'_> {
                 };
                 same == (*op == Op::Eq)
             }
+            (
+                Cond::FieldsEqual {
+                    subject_left,
+                    mine,
+                    other,
+                },
+                Expr::Binary { op, lhs, rhs },
+            ) if matches!(op, Op::Eq | Op::Ne) => {
+                let (of, mine, other) = match (subject_left, &**lhs, &**rhs) {
+                    (true, _, Expr::Field { of, .. }) | (false, Expr::Field { of, .. }, _) => {
+                        (of, *mine, *other)
+                    }
+                    _ => return self.eval_true(e),
+                };
+                // read as `texts_equal` reads the other card (a variable's read noted)
+                let texts = match self.eval_card(of)? {
+                    Some(x) => (self.printed_field(c, mine), self.printed_field(x, other)),
+                    None => (None, None),
+                };
+                match texts {
+                    (Some(Printed::Text(a)), Some(Printed::Text(b))) => (a == b) == (*op == Op::Eq),
+                    _ => self.eval_true(e)?,
+                }
+            }
+            (Cond::FieldIsText { column, text }, Expr::Binary { op, .. })
+                if matches!(op, Op::Eq | Op::Ne) =>
+            {
+                match self.printed_field(c, *column) {
+                    Some(Printed::Text(t)) => (t == *text) == (*op == Op::Eq),
+                    _ => self.eval_true(e)?,
+                }
+            }
+            (
+                Cond::SameCardAs {
+                    subject_left,
+                    column,
+                },
+                Expr::SameCard(a, b),
+            ) => {
+                // what `eval` gives: the two cards' normalized numbers compared
+                let other = if *subject_left { b } else { a };
+                match self.eval_card(other)? {
+                    Some(x) => {
+                        let number = |c: CardId| {
+                            let def = self.state.cards[c as usize].def;
+                            self.prog.conds.printed(def, *column)
+                        };
+                        match (number(c), number(x)) {
+                            (Some(Printed::Text(m)), Some(Printed::Text(n))) => m == n,
+                            _ => self.eval_true(e)?,
+                        }
+                    }
+                    None => false,
+                }
+            }
             (Cond::Not(x), Expr::Not(y)) => !self.cond_true(x, y, c)?,
             (
                 Cond::And(a, b),
@@ -461,6 +516,18 @@ impl Game<'_> {
             }
             _ => self.eval_true(e)?,
         })
+    }
+
+    /// What card `c` prints in a column of the program's lowered conditions
+    /// ([`Printed`]): `None` for a card some effect treats as another (its fields are read
+    /// as written).
+    #[inline]
+    fn printed_field(&self, c: CardId, column: u16) -> Option<Printed> {
+        let cs = &self.state.cards[c as usize];
+        if cs.treat.is_some() {
+            return None;
+        }
+        self.prog.conds.printed(cs.def, column)
     }
 
     /// `it is <card type>` lowered (`t`: the type's index, if declared): a card no effect treats
@@ -520,6 +587,11 @@ impl Game<'_> {
                 self.note_read(e);
                 Some(self.state.cards[c as usize].counters[k as usize])
             }
+            (Num::ItField(column), Expr::Field { .. }) => match self.printed_field(c, column) {
+                Some(Printed::Number(n)) => Some(n),
+                Some(Printed::Absent | Printed::Text(_) | Printed::Other) => None,
+                None => self.eval_int(e)?,
+            },
             _ => self.eval_int(e)?,
         })
     }
