@@ -153,26 +153,36 @@ impl<'p> Game<'p> {
         {
             return;
         }
-        let f = self.interrupt_frame();
-        self.frames.push(f);
+        self.push_interrupt_frame();
     }
 
-    /// Whether interrupt rules are running (a [`Frame::Interrupt`] is on the stack).
+    /// Whether interrupt rules are running (a [`Frame::Interrupt`] is on the stack): the one
+    /// pushed last is still where it was pushed (frames under it stay while it is there, and
+    /// none is pushed while one is on the stack).
     pub(super) fn in_interrupt(&self) -> bool {
-        self.frames
-            .iter()
-            .rev()
-            .any(|f| matches!(f, Frame::Interrupt { .. }))
+        let on = matches!(
+            self.frames.get(self.interrupt_at),
+            Some(Frame::Interrupt { .. })
+        );
+        debug_assert_eq!(
+            on,
+            self.frames
+                .iter()
+                .any(|f| matches!(f, Frame::Interrupt { .. })),
+            "the interrupt frame is where it was pushed"
+        );
+        on
     }
 
-    /// The interrupt rules starting their first round now.
-    pub(super) fn interrupt_frame(&self) -> Frame<'p> {
-        Frame::Interrupt {
+    /// Pushes the interrupt rules starting their first round now.
+    pub(super) fn push_interrupt_frame(&mut self) {
+        self.interrupt_at = self.frames.len();
+        self.frames.push(Frame::Interrupt {
             rule: 0,
             player: 0,
             generation: self.state.generation,
             rounds: 0,
-        }
+        });
     }
 
     /// One step of the interrupt rules: the next rule for the next player; after the last, the

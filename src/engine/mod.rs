@@ -410,6 +410,11 @@ pub struct Game<'p> {
     loops: loops::Loops,
     /// The game's generation the interrupt rules last saw settled: a later change runs them.
     interrupts_seen: u64,
+    /// Where the last [`Frame::Interrupt`] was pushed (`usize::MAX`: none yet): interrupt
+    /// rules are running exactly when that frame is still there, as no other is pushed while
+    /// one is on the stack ([`Game::in_interrupt`] is asked after most steps; a walk over the
+    /// frames to answer it cost about 1% of a game with interrupt rules).
+    interrupt_at: usize,
     /// What the check rules last found settled (a round of them changed nothing): a check
     /// timing that finds the game still so skips them (`triggers::RulesReads`).
     rules_settled: Option<triggers::RulesReads>,
@@ -609,6 +614,7 @@ impl<'p> Game<'p> {
             norm_cache: Default::default(),
             last_needle: Default::default(),
             interrupts_seen: 0,
+            interrupt_at: usize::MAX,
             rules_settled: None,
             offers_asked: None,
             logging: true,

@@ -90,8 +90,7 @@ impl<'p> Game<'p> {
         if !*interrupted {
             *interrupted = true;
             if run_interrupts {
-                let f = self.interrupt_frame();
-                self.frames.push(f);
+                self.push_interrupt_frame();
                 return;
             }
         }
