@@ -449,9 +449,9 @@ impl<'p> Game<'p> {
         let mut sum: i64 = 0;
         for c in self.cards_of(&v) {
             self.its.push(c);
-            let r = self.eval(key);
+            let r = self.key_of(key, c);
             self.its.pop();
-            if let Value::Int(k) = r? {
+            if let Some(k) = r? {
                 sum = sum.saturating_add(k);
             }
         }

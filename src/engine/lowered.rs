@@ -164,6 +164,9 @@ enum Column<'p> {
 #[derive(Debug, Default)]
 pub struct Conds {
     by_address: ByAddress<Cond>,
+    /// The keys of `total` and `highest … of` (read with `it` bound to each card) that are a
+    /// number of the card lowered ([`Num`]), by the key's address.
+    keys: ByAddress<Num>,
     /// Per card definition, its printed card type's index among the ruleset's card types
     /// (`None`: one it does not declare): `it is <type>` of a card no effect treats as another
     /// type compares indices, not texts.
@@ -271,11 +274,21 @@ impl Conds {
                 }
             }
         }
+        // the keys read card by card, `it` the card
+        let keys = filters
+            .keys
+            .iter()
+            .filter_map(|e| match lowering.num(Subject::It, e) {
+                Num::AsWritten => None,
+                n => Some(((address(e), 0), n)),
+            })
+            .collect();
         let printed = lowering.printed();
         // (an address is a whole key here: the second half of a text's is its length)
         let entries = by_address.into_iter().map(|(a, c)| ((a, 0), c)).collect();
         Conds {
             by_address: ByAddress::of(entries),
+            keys: ByAddress::of(keys),
             def_types,
             def_counts_as,
             printed,
@@ -306,6 +319,13 @@ impl Conds {
         self.by_address.get((address(condition), 0))
     }
 
+    /// The lowered form of a key read card by card (`total`, `highest … of`) the program
+    /// holds, if it has one.
+    #[inline]
+    pub fn key(&self, key: &Expr) -> Option<Num> {
+        self.keys.get((address(key), 0)).copied()
+    }
+
     /// What card definition `def` prints in a column (`None`: no such definition or column).
     #[inline]
     pub fn printed(&self, def: u32, column: u16) -> Option<Printed> {
@@ -334,10 +354,12 @@ fn address(e: &Expr) -> usize {
     std::ptr::from_ref(e).addr()
 }
 
-/// The conditions of filters (`cards where condition`) a walk over the IR met.
+/// The conditions of filters (`cards where condition`) a walk over the IR met, and the keys
+/// read card by card (`total(cards, key)`, `highest key of cards`).
 #[derive(Default)]
 struct Filters<'p> {
     conditions: Vec<&'p Expr>,
+    keys: Vec<&'p Expr>,
 }
 
 impl<'p> Filters<'p> {
@@ -357,8 +379,10 @@ impl<'p> Filters<'p> {
     }
 
     fn expr(&mut self, e: &'p Expr) {
-        if let Expr::Filter { condition, .. } = e {
-            self.conditions.push(condition);
+        match e {
+            Expr::Filter { condition, .. } => self.conditions.push(condition),
+            Expr::Total { key, .. } | Expr::Extreme { key, .. } => self.keys.push(key),
+            _ => {}
         }
         e.each_child(&mut |child| self.expr(child));
     }

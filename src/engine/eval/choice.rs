@@ -55,9 +55,9 @@ impl Game<'_> {
         let mut tied: Vec<CardId> = Vec::new();
         for c in self.cards_of(&v) {
             self.its.push(c);
-            let r = self.eval(key);
+            let r = self.key_of(key, c);
             self.its.pop();
-            let Value::Int(k) = r? else { continue };
+            let Some(k) = r? else { continue };
             let better = best.is_none_or(|b| if highest { k > b } else { k < b });
             if better {
                 best = Some(k);

@@ -576,6 +576,46 @@ impl Game<'_> {
         Some(bits)
     }
 
+    /// A key read card by card (`total`, `highest … of`), `it` being `c` (on top of `its`):
+    /// the number `eval` gives, through the key's lowered form when the program has one.
+    pub(in crate::engine) fn key_of(
+        &mut self,
+        key: &Expr,
+        c: CardId,
+    ) -> Result<Option<i64>, Box<Request>> {
+        match self.prog.conds.key(key) {
+            Some(n) if self.verify_lowered => self.key_verified(n, key, c),
+            Some(n) => self.num_of(n, key, c),
+            None => self.eval_int(key),
+        }
+    }
+
+    /// [`Game::key_of`] lowered, checked against the key as written (on a copy of the game
+    /// as it was), as [`Game::holds_verified`] checks a condition.
+    fn key_verified(&mut self, n: Num, key: &Expr, c: CardId) -> Result<Option<i64>, Box<Request>> {
+        let mut twin = self.clone();
+        twin.verify_lowered = false;
+        let expected = twin.eval_int(key);
+        let got = self.num_of(n, key, c);
+        self.verified_lowered = self.verified_lowered.saturating_add(1);
+        let answers = |r: &Result<Option<i64>, Box<Request>>| r.as_ref().ok().copied();
+        if answers(&expected) != answers(&got) || expected.is_err() != got.is_err() {
+            self.notes.push(format!(
+                "a lowered condition disagreed: {:?} as lowered, {:?} as written, of the key {key:?}",
+                answers(&got),
+                answers(&expected)
+            ));
+        }
+        if twin.reads_so_far() != self.reads_so_far() {
+            self.notes.push(format!(
+                "a lowered condition recorded other reads: {:?} as lowered, {:?} as written, of the key {key:?}",
+                self.reads_so_far(),
+                twin.reads_so_far()
+            ));
+        }
+        got
+    }
+
     /// A lowered number beside its expression, `it` being `c`: what `eval_int` gives.
     fn num_of(&mut self, n: Num, e: &Expr, c: CardId) -> Result<Option<i64>, Box<Request>> {
         Ok(match (n, e) {
