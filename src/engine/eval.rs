@@ -240,7 +240,7 @@ impl<'p> Game<'p> {
 
     /// A zone of some players: the owners named, or (bare) `you`'s — every player's for a zone
     /// declared `bare_means_every`.
-    fn eval_zone(&mut self, zone: &Id, owner: Option<&Expr>) -> Result<Value, Box<Request>> {
+    pub(super) fn eval_zone(&mut self, zone: &Id, owner: Option<&Expr>) -> Result<Value, Box<Request>> {
         let Some(&z) = self.prog.zones.get(zone) else {
             return Ok(Value::Absent);
         };
@@ -590,7 +590,7 @@ impl<'p> Game<'p> {
     }
 
     /// How many cards [`Game::cards_of`] lists, without listing them.
-    fn cards_count(&self, v: &Value) -> usize {
+    pub(super) fn cards_count(&self, v: &Value) -> usize {
         match v {
             Value::Card(_) => 1,
             Value::Cards(cs) => cs.len(),

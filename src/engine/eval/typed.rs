@@ -207,6 +207,13 @@ impl Game<'_> {
     /// How many cards (players, items) an expression stands for: what `count(x)` reads,
     /// counting `cards where condition` without collecting them.
     pub(in crate::engine) fn count_of(&mut self, x: &Expr) -> Result<i64, Box<Request>> {
+        if let Expr::Zone { zone, owner } = x {
+            // a zone's cards counted where they lie (what `count` gives, with no value built
+            // for the count)
+            self.note_read(x);
+            let v = self.eval_zone(zone, owner.as_deref())?;
+            return Ok(i64::try_from(self.cards_count(&v)).unwrap_or(i64::MAX));
+        }
         let Expr::Filter { cards, condition } = x else {
             return Ok(match self.count(x)? {
                 Value::Int(n) => n,
