@@ -240,7 +240,11 @@ impl<'p> Game<'p> {
 
     /// A zone of some players: the owners named, or (bare) `you`'s — every player's for a zone
     /// declared `bare_means_every`.
-    pub(super) fn eval_zone(&mut self, zone: &Id, owner: Option<&Expr>) -> Result<Value, Box<Request>> {
+    pub(super) fn eval_zone(
+        &mut self,
+        zone: &Id,
+        owner: Option<&Expr>,
+    ) -> Result<Value, Box<Request>> {
         let Some(&z) = self.prog.zones.get(zone) else {
             return Ok(Value::Absent);
         };

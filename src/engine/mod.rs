@@ -911,132 +911,159 @@ impl<'p> Game<'p> {
 
     // ───────────── the VM ─────────────
 
+    /// One step of the VM: the top frame's next move (a statement run, mostly). A frame that
+    /// only moves the VM on — a block's end, a `for each` or `repeat` taking its next round or
+    /// ending — changes nothing of the game, and what follows it runs in this same call
+    /// (`Game::fused_step`).
     fn advance(&mut self) -> Result<(), Box<Request>> {
-        let Some(top) = self.frames.last_mut() else {
-            return Ok(());
-        };
-        match top {
-            Frame::Root { setup_done } => {
-                let setup = !*setup_done;
-                *setup_done = true;
-                self.advance_root(setup);
-                Ok(())
-            }
-            Frame::Block { stmts, pc, mark } => {
-                let Some(s) = stmts.get(*pc as usize) else {
+        loop {
+            let Some(top) = self.frames.last_mut() else {
+                return Ok(());
+            };
+            return match top {
+                Frame::Root { setup_done } => {
+                    let setup = !*setup_done;
+                    *setup_done = true;
+                    self.advance_root(setup);
+                    Ok(())
+                }
+                Frame::Block { stmts, pc, mark } => {
+                    let Some(s) = stmts.get(*pc as usize) else {
+                        let m = *mark;
+                        self.vars.truncate(m as usize);
+                        self.pop_plain_frame();
+                        if self.fused_step() {
+                            continue;
+                        }
+                        return Ok(());
+                    };
+                    self.run_statement(s)
+                }
+                Frame::Each(each) => {
+                    let Each {
+                        var,
+                        items,
+                        idx,
+                        body,
+                        mark,
+                    } = &mut **each;
                     let m = *mark;
-                    self.vars.truncate(m as usize);
-                    self.pop_plain_frame();
-                    return Ok(());
-                };
-                self.run_statement(s)
-            }
-            Frame::Each(each) => {
-                let Each {
-                    var,
-                    items,
-                    idx,
-                    body,
-                    mark,
-                } = &mut **each;
-                let m = *mark;
-                self.vars.truncate(m);
-                if *idx >= items.len() {
-                    self.frames.pop();
-                    return Ok(());
+                    self.vars.truncate(m);
+                    if *idx >= items.len() {
+                        self.frames.pop();
+                    } else {
+                        let v = items[*idx].clone();
+                        let var = *var;
+                        let body = *body;
+                        *idx = idx.saturating_add(1);
+                        self.vars.push((var, v));
+                        self.frames.push(self.block(body));
+                    }
+                    if self.fused_step() {
+                        continue;
+                    }
+                    Ok(())
                 }
-                let v = items[*idx].clone();
-                let var = *var;
-                let body = *body;
-                *idx = idx.saturating_add(1);
-                self.vars.push((var, v));
-                self.frames.push(self.block(body));
-                Ok(())
-            }
-            Frame::Repeat { left, body } => {
-                if *left <= 0 {
-                    self.frames.pop();
-                    return Ok(());
+                Frame::Repeat { left, body } => {
+                    if *left <= 0 {
+                        self.frames.pop();
+                    } else {
+                        *left = left.saturating_sub(1);
+                        let body = *body;
+                        self.frames.push(self.block(body));
+                    }
+                    if self.fused_step() {
+                        continue;
+                    }
+                    Ok(())
                 }
-                *left = left.saturating_sub(1);
-                let body = *body;
-                self.frames.push(self.block(body));
-                Ok(())
-            }
-            Frame::While { cond, body, rounds } => {
-                let (cond, body, done) = (*cond, *body, *rounds);
-                if done >= ir::MAX_WHILE_ROUNDS {
-                    self.frames.pop();
-                    let cards = self.loop_cards();
-                    self.note(format!(
-                        "a `while` loop still went on after {} runs: an unavoidable loop, the \
+                Frame::While { cond, body, rounds } => {
+                    let (cond, body, done) = (*cond, *body, *rounds);
+                    if done >= ir::MAX_WHILE_ROUNDS {
+                        self.frames.pop();
+                        let cards = self.loop_cards();
+                        self.note(format!(
+                            "a `while` loop still went on after {} runs: an unavoidable loop, the \
                          game is a draw{cards}",
-                        ir::MAX_WHILE_ROUNDS
-                    ));
-                    self.end(Outcome::Draw);
-                    return Ok(());
-                }
-                if self.eval_true(cond)? {
-                    if let Some(Frame::While { rounds, .. }) = self.frames.last_mut() {
-                        *rounds = rounds.saturating_add(1);
+                            ir::MAX_WHILE_ROUNDS
+                        ));
+                        self.end(Outcome::Draw);
+                        return Ok(());
                     }
-                    self.frames.push(self.block(body));
-                } else {
+                    if self.eval_true(cond)? {
+                        if let Some(Frame::While { rounds, .. }) = self.frames.last_mut() {
+                            *rounds = rounds.saturating_add(1);
+                        }
+                        self.frames.push(self.block(body));
+                    } else {
+                        self.frames.pop();
+                    }
+                    Ok(())
+                }
+                Frame::PopCtx => {
+                    self.pop_plain_frame();
+                    self.end_context();
+                    Ok(())
+                }
+                Frame::Batch => {
                     self.frames.pop();
-                }
-                Ok(())
-            }
-            Frame::PopCtx => {
-                self.pop_plain_frame();
-                self.end_context();
-                Ok(())
-            }
-            Frame::Batch => {
-                self.frames.pop();
-                if let Some(Some(events)) = self.batch.pop() {
-                    for (e, look) in events {
-                        self.dispatch(e, look);
+                    if let Some(Some(events)) = self.batch.pop() {
+                        for (e, look) in events {
+                            self.dispatch(e, look);
+                        }
                     }
+                    Ok(())
                 }
-                Ok(())
-            }
-            Frame::PhaseEnd => {
-                self.frames.pop();
-                self.frames.push(self.check_timing());
-                Ok(())
-            }
-            Frame::ChainEffect { body } => {
-                let body = *body;
-                self.frames.pop();
-                self.push_chain(body);
-                Ok(())
-            }
-            Frame::OptionalCost {
-                card,
-                ability,
-                negated,
-            } => {
-                let (card, ability, negated) = (*card, *ability, *negated);
-                self.optional_cost_step(card, ability, negated)
-            }
-            Frame::Window(_) => self.window_step(),
-            Frame::CallStart(_) => {
-                if let Some(Frame::CallStart(c)) = self.frames.pop() {
-                    self.start_call(*c);
+                Frame::PhaseEnd => {
+                    self.frames.pop();
+                    self.frames.push(self.check_timing());
+                    Ok(())
                 }
-                Ok(())
-            }
-            Frame::Check { .. } => self.check_step(),
-            Frame::Interrupt { .. } => {
-                self.interrupt_step();
-                Ok(())
-            }
-            Frame::Changes(_) => {
-                self.changes_step();
-                Ok(())
-            }
-            Frame::Script(_) => self.script_step(),
+                Frame::ChainEffect { body } => {
+                    let body = *body;
+                    self.frames.pop();
+                    self.push_chain(body);
+                    Ok(())
+                }
+                Frame::OptionalCost {
+                    card,
+                    ability,
+                    negated,
+                } => {
+                    let (card, ability, negated) = (*card, *ability, *negated);
+                    self.optional_cost_step(card, ability, negated)
+                }
+                Frame::Window(_) => self.window_step(),
+                Frame::CallStart(_) => {
+                    if let Some(Frame::CallStart(c)) = self.frames.pop() {
+                        self.start_call(*c);
+                    }
+                    Ok(())
+                }
+                Frame::Check { .. } => self.check_step(),
+                Frame::Interrupt { .. } => {
+                    self.interrupt_step();
+                    Ok(())
+                }
+                Frame::Changes(_) => {
+                    self.changes_step();
+                    Ok(())
+                }
+                Frame::Script(_) => self.script_step(),
+            };
         }
+    }
+
+    /// After a frame that changed nothing of the game but the VM's own position: whether the
+    /// next frame runs in this same step — counted as the step it took before (so the step
+    /// limit falls where it did), with nothing for the step's end to do (no answer was used, no
+    /// change made, no alias or interrupt to look at that the last step did not).
+    fn fused_step(&mut self) -> bool {
+        if self.frames.is_empty() || self.steps >= self.max_steps {
+            return false;
+        }
+        self.steps = self.steps.saturating_add(1);
+        true
     }
 
     /// The root frame: the ruleset's `setup` first (then a phase end's check timing), then one
