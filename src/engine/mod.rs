@@ -913,8 +913,8 @@ impl<'p> Game<'p> {
 
     /// One step of the VM: the top frame's next move (a statement run, mostly). A frame that
     /// only moves the VM on — a block's end, a `for each` or `repeat` taking its next round or
-    /// ending — changes nothing of the game, and what follows it runs in this same call
-    /// (`Game::fused_step`).
+    /// ending, a call's start, a context's end that shuffled nothing — changes nothing of the
+    /// game, and what follows it runs in this same call (`Game::fused_step`).
     fn advance(&mut self) -> Result<(), Box<Request>> {
         loop {
             let Some(top) = self.frames.last_mut() else {
@@ -1002,7 +1002,12 @@ impl<'p> Game<'p> {
                 }
                 Frame::PopCtx => {
                     self.pop_plain_frame();
+                    let generation = self.state.generation;
                     self.end_context();
+                    // (unless the context's end shuffled a zone it saw whole)
+                    if self.state.generation == generation && self.fused_step() {
+                        continue;
+                    }
                     Ok(())
                 }
                 Frame::Batch => {
@@ -1037,6 +1042,9 @@ impl<'p> Game<'p> {
                 Frame::CallStart(_) => {
                     if let Some(Frame::CallStart(c)) = self.frames.pop() {
                         self.start_call(*c);
+                    }
+                    if self.fused_step() {
+                        continue;
                     }
                     Ok(())
                 }
