@@ -913,8 +913,9 @@ impl<'p> Game<'p> {
 
     /// One step of the VM: the top frame's next move (a statement run, mostly). A frame that
     /// only moves the VM on — a block's end, a `for each` or `repeat` taking its next round or
-    /// ending, a call's start, a context's end that shuffled nothing — changes nothing of the
-    /// game, and what follows it runs in this same call (`Game::fused_step`).
+    /// ending, a call's start, a context's end that shuffled nothing, a step of check-timing or
+    /// interrupt rules that changed nothing — changes nothing of the game, and what follows it
+    /// runs in this same call (`Game::fused_step`).
     fn advance(&mut self) -> Result<(), Box<Request>> {
         loop {
             let Some(top) = self.frames.last_mut() else {
@@ -979,33 +980,15 @@ impl<'p> Game<'p> {
                 }
                 Frame::While { cond, body, rounds } => {
                     let (cond, body, done) = (*cond, *body, *rounds);
-                    if done >= ir::MAX_WHILE_ROUNDS {
-                        self.frames.pop();
-                        let cards = self.loop_cards();
-                        self.note(format!(
-                            "a `while` loop still went on after {} runs: an unavoidable loop, the \
-                         game is a draw{cards}",
-                            ir::MAX_WHILE_ROUNDS
-                        ));
-                        self.end(Outcome::Draw);
-                        return Ok(());
-                    }
-                    if self.eval_true(cond)? {
-                        if let Some(Frame::While { rounds, .. }) = self.frames.last_mut() {
-                            *rounds = rounds.saturating_add(1);
-                        }
-                        self.frames.push(self.block(body));
-                    } else {
-                        self.frames.pop();
-                    }
-                    Ok(())
+                    self.while_step(cond, body, done)
                 }
                 Frame::PopCtx => {
                     self.pop_plain_frame();
-                    let generation = self.state.generation;
-                    self.end_context();
                     // (unless the context's end shuffled a zone it saw whole)
-                    if self.state.generation == generation && self.fused_step() {
+                    if self.fused_unless_changed(|g| {
+                        g.end_context();
+                        Ok(())
+                    })? {
                         continue;
                     }
                     Ok(())
@@ -1048,9 +1031,20 @@ impl<'p> Game<'p> {
                     }
                     Ok(())
                 }
-                Frame::Check { .. } => self.check_step(),
+                // (a rule run started or passed over, a round or the timing ended)
+                Frame::Check { .. } => {
+                    if self.fused_unless_changed(Self::check_step)? {
+                        continue;
+                    }
+                    Ok(())
+                }
                 Frame::Interrupt { .. } => {
-                    self.interrupt_step();
+                    if self.fused_unless_changed(|g| {
+                        g.interrupt_step();
+                        Ok(())
+                    })? {
+                        continue;
+                    }
                     Ok(())
                 }
                 Frame::Changes(_) => {
@@ -1064,12 +1058,59 @@ impl<'p> Game<'p> {
 
     /// After a frame that changed nothing of the game but the VM's own position: whether the
     /// next frame runs in this same step — counted as the step it took before (so the step
-    /// limit falls where it did), with nothing for the step's end to do (no answer was used, no
-    /// change made, no alias or interrupt to look at that the last step did not).
+    /// limit falls where it did), with nothing for the step's end to do (the game goes on, no
+    /// answer is held, no change was made: no alias or interrupt to look at that the last step
+    /// did not).
+    /// A `while` loop's next round, if its condition holds (`done`: the rounds run so far; a
+    /// loop still going after `ir::MAX_WHILE_ROUNDS` is unavoidable, and the game a draw).
+    fn while_step(
+        &mut self,
+        cond: &'p ir::Expr,
+        body: &'p [Stmt],
+        done: u32,
+    ) -> Result<(), Box<Request>> {
+        if done >= ir::MAX_WHILE_ROUNDS {
+            self.frames.pop();
+            let cards = self.loop_cards();
+            self.note(format!(
+                "a `while` loop still went on after {} runs: an unavoidable loop, the \
+                 game is a draw{cards}",
+                ir::MAX_WHILE_ROUNDS
+            ));
+            self.end(Outcome::Draw);
+            return Ok(());
+        }
+        if self.eval_true(cond)? {
+            if let Some(Frame::While { rounds, .. }) = self.frames.last_mut() {
+                *rounds = rounds.saturating_add(1);
+            }
+            self.frames.push(self.block(body));
+        } else {
+            self.frames.pop();
+        }
+        Ok(())
+    }
+
+    /// Runs a step of the VM's own bookkeeping; then [`Game::fused_step`] if it changed
+    /// nothing of the game (its generation is the same).
+    fn fused_unless_changed(
+        &mut self,
+        step: impl FnOnce(&mut Self) -> Result<(), Box<Request>>,
+    ) -> Result<bool, Box<Request>> {
+        let generation = self.state.generation;
+        step(self)?;
+        Ok(self.state.generation == generation && self.fused_step())
+    }
+
     fn fused_step(&mut self) -> bool {
-        if self.frames.is_empty() || self.steps >= self.max_steps {
+        if self.frames.is_empty()
+            || self.steps >= self.max_steps
+            || self.state.outcome.is_some()
+            || !self.answers.is_empty()
+        {
             return false;
         }
+        self.answer_pos = 0;
         self.steps = self.steps.saturating_add(1);
         true
     }
