@@ -371,23 +371,37 @@ impl Game<'_> {
         if it {
             self.its.pop();
         }
+        self.lowered_checked(&twin, &expected, &got, condition);
+        got
+    }
+
+    /// Notes (in [`Game::notes`]) where a lowered evaluation (`got`) and the same evaluation
+    /// as written (`expected`, made on `twin`, a copy of the game as it was) disagreed: in
+    /// what they gave, or in the reads they recorded for the rule memo. `what`: the
+    /// expression evaluated.
+    fn lowered_checked<T: PartialEq + std::fmt::Debug + Copy>(
+        &mut self,
+        twin: &Self,
+        expected: &Result<T, Box<Request>>,
+        got: &Result<T, Box<Request>>,
+        what: &Expr,
+    ) {
         self.verified_lowered = self.verified_lowered.saturating_add(1);
-        let answers = |r: &Result<bool, Box<Request>>| r.as_ref().ok().copied();
-        if answers(&expected) != answers(&got) || expected.is_err() != got.is_err() {
+        let answer = |r: &Result<T, Box<Request>>| r.as_ref().ok().copied();
+        if answer(expected) != answer(got) || expected.is_err() != got.is_err() {
             self.notes.push(format!(
-                "a lowered condition disagreed: {:?} as lowered, {:?} as written, of {condition:?}",
-                answers(&got),
-                answers(&expected)
+                "a lowered condition disagreed: {:?} as lowered, {:?} as written, of {what:?}",
+                answer(got),
+                answer(expected)
             ));
         }
         if twin.reads_so_far() != self.reads_so_far() {
             self.notes.push(format!(
-                "a lowered condition recorded other reads: {:?} as lowered, {:?} as written, of {condition:?}",
+                "a lowered condition recorded other reads: {:?} as lowered, {:?} as written, of {what:?}",
                 self.reads_so_far(),
                 twin.reads_so_far()
             ));
         }
-        got
     }
 
     /// Checks every lowered filter condition (and action's `if`) against the condition as
@@ -604,22 +618,7 @@ impl Game<'_> {
         twin.verify_lowered = false;
         let expected = twin.eval_int(key);
         let got = self.num_of(n, key, c);
-        self.verified_lowered = self.verified_lowered.saturating_add(1);
-        let answers = |r: &Result<Option<i64>, Box<Request>>| r.as_ref().ok().copied();
-        if answers(&expected) != answers(&got) || expected.is_err() != got.is_err() {
-            self.notes.push(format!(
-                "a lowered condition disagreed: {:?} as lowered, {:?} as written, of the key {key:?}",
-                answers(&got),
-                answers(&expected)
-            ));
-        }
-        if twin.reads_so_far() != self.reads_so_far() {
-            self.notes.push(format!(
-                "a lowered condition recorded other reads: {:?} as lowered, {:?} as written, of the key {key:?}",
-                self.reads_so_far(),
-                twin.reads_so_far()
-            ));
-        }
+        self.lowered_checked(&twin, &expected, &got, key);
         got
     }
 
