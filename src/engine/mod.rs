@@ -1056,11 +1056,6 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// After a frame that changed nothing of the game but the VM's own position: whether the
-    /// next frame runs in this same step — counted as the step it took before (so the step
-    /// limit falls where it did), with nothing for the step's end to do (the game goes on, no
-    /// answer is held, no change was made: no alias or interrupt to look at that the last step
-    /// did not).
     /// A `while` loop's next round, if its condition holds (`done`: the rounds run so far; a
     /// loop still going after `ir::MAX_WHILE_ROUNDS` is unavoidable, and the game a draw).
     fn while_step(
@@ -1102,6 +1097,11 @@ impl<'p> Game<'p> {
         Ok(self.state.generation == generation && self.fused_step())
     }
 
+    /// After a frame that changed nothing of the game but the VM's own position: whether the
+    /// next frame runs in this same step — counted as the step it took before (so the step
+    /// limit falls where it did), with nothing for the step's end to do (the game goes on, no
+    /// answer is held, no change was made: no alias or interrupt to look at that the last step
+    /// did not).
     fn fused_step(&mut self) -> bool {
         if self.frames.is_empty()
             || self.steps >= self.max_steps
