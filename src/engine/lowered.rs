@@ -18,9 +18,9 @@
 //!
 //! A card's printed fields are read the same way: each field a lowered condition reads is a
 //! column of [`Printed`] values, one per card definition, made once with the program (a text
-//! as a number standing for it, the same for the same text), so `it.color == c.color`,
-//! `it.cost >= 1` and `same_card(it, c)` compare numbers instead of looking the field up by its
-//! name in each card's definition and comparing texts. A card some effect treats as another
+//! as a number standing for it, the same for the same text), so `it.<field> == c.<field>`,
+//! `it.<field> >= 1` and `same_card(it, c)` compare numbers instead of looking the field up by
+//! its name in each card's definition and comparing texts. A card some effect treats as another
 //! (`treat as`), or a field that is no number or text, is read as written.
 //!
 //! A filter whose condition is, or starts with, one such read of `it` (`it is <state>`, `it
