@@ -419,10 +419,13 @@ impl<'p> Lowering<'p> {
             }
             Expr::HasKeyword { card, .. } if subject.is(card) => Cond::ItHasKeyword,
             Expr::FaceIs { card, .. } if subject.is(card) => Cond::ItFaceIs,
-            Expr::SameCard(a, b) => match self.other_card(subject, a, b) {
-                Some((subject_left, _)) => Cond::SameCardAs {
-                    subject_left,
-                    column: self.column(Column::NormalizedNumber).unwrap_or(u16::MAX),
+            Expr::SameCard(a, b) => match self.subject_side(subject, a, b) {
+                Some(subject_left) => match self.column(Column::NormalizedNumber) {
+                    Some(column) => Cond::SameCardAs {
+                        subject_left,
+                        column,
+                    },
+                    None => Cond::AsWritten,
                 },
                 None => Cond::AsWritten,
             },
@@ -469,9 +472,6 @@ impl<'p> Lowering<'p> {
                 Cond::AsWritten
             }
             Cond::Compare(Num::AsWritten, Num::AsWritten) => Cond::AsWritten,
-            Cond::SameCardAs {
-                column: u16::MAX, ..
-            } => Cond::AsWritten,
             _ => cond,
         }
     }
@@ -501,7 +501,7 @@ impl<'p> Lowering<'p> {
                 None => Cond::AsWritten,
             };
         };
-        let Some((subject_left, _)) = self.other_card(subject, a, b) else {
+        let Some(subject_left) = self.subject_side(subject, a, b) else {
             return Cond::AsWritten;
         };
         let (mine, other) = if subject_left { (f, g) } else { (g, f) };
@@ -518,21 +518,16 @@ impl<'p> Lowering<'p> {
         }
     }
 
-    /// Of two card expressions, the one that names the subject and the other, when the
-    /// other is read without a call that could ask or draw (`it`, `this`, a variable, a
-    /// filter's candidate): whether the subject is the left one, and the other.
-    fn other_card(
-        &self,
-        subject: Subject<'_>,
-        a: &'p Expr,
-        b: &'p Expr,
-    ) -> Option<(bool, &'p Expr)> {
+    /// Of two card expressions, whether the subject is the left one (`Some(true)`) or the
+    /// right one, when the other is read without a call that could ask or draw (`it`,
+    /// `this`, a variable, a filter's candidate).
+    fn subject_side(&self, subject: Subject<'_>, a: &Expr, b: &Expr) -> Option<bool> {
         let plain =
             |e: &Expr| matches!(e, Expr::It | Expr::This | Expr::Var(_) | Expr::Candidate(_));
         if subject.is(a) && plain(b) {
-            Some((true, b))
+            Some(true)
         } else if subject.is(b) && plain(a) {
-            Some((false, a))
+            Some(false)
         } else {
             None
         }

@@ -984,11 +984,10 @@ impl<'p> Game<'p> {
                 }
                 Frame::PopCtx => {
                     self.pop_plain_frame();
+                    let before = self.state.generation;
+                    self.end_context();
                     // (unless the context's end shuffled a zone it saw whole)
-                    if self.fused_unless_changed(|g| {
-                        g.end_context();
-                        Ok(())
-                    })? {
+                    if self.fused_since(before) {
                         continue;
                     }
                     Ok(())
@@ -1033,16 +1032,17 @@ impl<'p> Game<'p> {
                 }
                 // (a rule run started or passed over, a round or the timing ended)
                 Frame::Check { .. } => {
-                    if self.fused_unless_changed(Self::check_step)? {
+                    let before = self.state.generation;
+                    self.check_step()?;
+                    if self.fused_since(before) {
                         continue;
                     }
                     Ok(())
                 }
                 Frame::Interrupt { .. } => {
-                    if self.fused_unless_changed(|g| {
-                        g.interrupt_step();
-                        Ok(())
-                    })? {
+                    let before = self.state.generation;
+                    self.interrupt_step();
+                    if self.fused_since(before) {
                         continue;
                     }
                     Ok(())
@@ -1086,15 +1086,10 @@ impl<'p> Game<'p> {
         Ok(())
     }
 
-    /// Runs a step of the VM's own bookkeeping; then [`Game::fused_step`] if it changed
-    /// nothing of the game (its generation is the same).
-    fn fused_unless_changed(
-        &mut self,
-        step: impl FnOnce(&mut Self) -> Result<(), Box<Request>>,
-    ) -> Result<bool, Box<Request>> {
-        let generation = self.state.generation;
-        step(self)?;
-        Ok(self.state.generation == generation && self.fused_step())
+    /// After a step of the VM's own bookkeeping that began at generation `before`:
+    /// [`Game::fused_step`] if it changed nothing of the game.
+    fn fused_since(&mut self, before: u64) -> bool {
+        self.state.generation == before && self.fused_step()
     }
 
     /// After a frame that changed nothing of the game but the VM's own position: whether the
