@@ -318,6 +318,65 @@ fn printed_fields_are_read_through_columns() {
     }
 }
 
+/// `<field> contains "text"` in a filter is read through a column of truths made with the
+/// program: PMV's 上白沢 慧音 counts `character on your.field where race contains "人間"`,
+/// and each definition's column holds whether its printed race (a text or a list of texts)
+/// contains "人間" after the ruleset's name normalization — as `contains` reads a card.
+#[test]
+fn contains_of_a_printed_field_is_read_through_a_column() {
+    use fuda::engine::lowered::{Cond, Printed};
+    use fuda::ir::{Expr, Value};
+    let l = load(PMV);
+    let prog = &l.program;
+    let keine = prog
+        .cards
+        .iter()
+        .find(|c| c.name.contains("上白沢"))
+        .expect("PMV has 上白沢 慧音");
+    let mut walk: Vec<&Expr> = keine
+        .abilities
+        .iter()
+        .flat_map(|a| a.while_condition.iter().chain(&a.condition))
+        .collect();
+    let mut columns = Vec::new();
+    while let Some(e) = walk.pop() {
+        if let Some(Cond::FieldContains { column }) = prog.conds.get(e) {
+            columns.push(*column);
+        }
+        if let Some(Cond::And(a, b)) = prog.conds.get(e) {
+            for c in [&**a, &**b] {
+                if let Cond::FieldContains { column } = c {
+                    columns.push(*column);
+                }
+            }
+        }
+        e.each_child(&mut |c| walk.push(c));
+    }
+    let &[column] = columns.as_slice() else {
+        panic!("one `race contains \"人間\"` lowered, not {columns:?}");
+    };
+    let norm = |t: &str| fuda::ir::normalize::apply(&prog.ruleset.names, t);
+    let human = norm("人間");
+    let mut holds = 0;
+    for (def, card) in (0u32..).zip(&prog.cards) {
+        let want = match card.fields.get("race") {
+            Some(Value::Text(t)) => norm(t).contains(&human),
+            Some(Value::List(items)) => items
+                .iter()
+                .any(|v| matches!(v, Value::Text(t) if norm(t).contains(&human))),
+            _ => false,
+        };
+        holds += usize::from(want);
+        assert_eq!(
+            prog.conds.printed(def, column),
+            Some(Printed::Holds(want)),
+            "{}",
+            card.name
+        );
+    }
+    assert!(holds > 1, "several shipped cards are human");
+}
+
 /// A check rule's memo follows the states and counters of cards the rule can read, found from
 /// its IR: PMV's `dying_state` tests `dying`, reads `damage`, and tests types, which read
 /// `emerging` (an illusion counts as a character unless emerging) — so its memo outlives a

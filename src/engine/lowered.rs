@@ -20,8 +20,10 @@
 //! column of [`Printed`] values, one per card definition, made once with the program (a text
 //! as a number standing for it, the same for the same text), so `it.<field> == c.<field>`,
 //! `it.<field> >= 1` and `same_card(it, c)` compare numbers instead of looking the field up by
-//! its name in each card's definition and comparing texts. A card some effect treats as another
-//! (`treat as`), or a field that is no number or text, is read as written.
+//! its name in each card's definition and comparing texts; `it.<field> contains "text"` reads
+//! a column of truths (whether the field's text, or a text of its list, contains the text, both
+//! normalized), instead of building the field's value and normalizing it. A card some effect
+//! treats as another (`treat as`), or a field that is no number or text, is read as written.
 //!
 //! A filter whose condition is, or starts with, one such read of `it` (`it is <state>`, `it
 //! is <type>`, `… and …` after one) is read card by card in place ([`Leaf`]): no `it` bound,
@@ -34,7 +36,7 @@
 
 use super::names::ByAddress;
 use super::program::Program;
-use crate::ir::{self, Expr, Op, Stmt, StmtChild};
+use crate::ir::{self, normalize, Expr, Op, Stmt, StmtChild};
 use rustc_hash::FxHashMap as HashMap;
 
 /// A filter condition (`it` is the card looked at) or an action's `if` (its candidate
@@ -80,6 +82,13 @@ pub enum Cond {
         column: u16,
         /// The text's number.
         text: u32,
+    },
+    /// `<subject>.<field> contains "text"`: the column of whether each definition's printed
+    /// field (a text, or a list's texts) contains the text, both normalized by the ruleset's
+    /// names, as `Game::contains` compares them.
+    FieldContains {
+        /// The column of truths.
+        column: u16,
     },
     /// `same_card(<subject>, <card>)` (either side; the other card as in
     /// [`Cond::FieldsEqual`]): the column of the cards' normalized numbers.
@@ -147,6 +156,9 @@ pub enum Printed {
     Text(u32),
     /// Another value (a list, a truth value, a pair): read as written.
     Other,
+    /// A truth the printed field gives ([`Column::Contains`]): read for a card no effect
+    /// treats as another.
+    Holds(bool),
 }
 
 /// What a column of printed values holds for each card definition.
@@ -157,6 +169,14 @@ enum Column<'p> {
     Field(&'p str),
     /// The card's normalized number (`same_card`).
     NormalizedNumber,
+    /// Whether the field (a text, or any text of a list) contains the text: what
+    /// `Game::contains` gives of the printed field and the text written.
+    Contains {
+        /// The field's name.
+        field: &'p str,
+        /// The text looked for, as written.
+        needle: &'p str,
+    },
 }
 
 /// The lowered condition of every filter the program's IR holds, and of every action's `if`
@@ -429,6 +449,19 @@ impl<'p> Lowering<'p> {
                 },
                 None => Cond::AsWritten,
             },
+            Expr::Contains { haystack, needle } => match (&**haystack, &**needle) {
+                (Expr::Field { of, field }, Expr::Text(needle)) if subject.is(of) => {
+                    let column = Column::Contains {
+                        field: field.as_str(),
+                        needle: needle.as_str(),
+                    };
+                    match self.column(column) {
+                        Some(column) => Cond::FieldContains { column },
+                        None => Cond::AsWritten,
+                    }
+                }
+                _ => Cond::AsWritten,
+            },
             Expr::Not(x) => Cond::Not(Box::new(self.lower(subject, x))),
             Expr::Binary { op, lhs, rhs } => match op {
                 Op::And => Cond::And(
@@ -594,12 +627,37 @@ impl<'p> Lowering<'p> {
                         Some(ir::Value::Text(t)) => Printed::Text(self.text(t)),
                         Some(_) => Printed::Other,
                     },
+                    Column::Contains { field, needle } => {
+                        Printed::Holds(self.printed_contains(def, field, needle))
+                    }
                 };
                 out.push(value);
             }
         }
         self.columns = columns;
         out
+    }
+}
+
+impl Lowering<'_> {
+    /// Whether a definition's printed field contains a text, as `Game::contains` reads a card
+    /// no effect treats as another: a text, or any text of a list, contains the text, both
+    /// normalized by the ruleset's names; any other value (or none) does not.
+    fn printed_contains(&self, def: &ir::Card, field: &str, needle: &str) -> bool {
+        let names = &self.prog.ruleset.names;
+        let needle = normalize::apply(names, needle);
+        let has = |t: &str| normalize::apply(names, t).contains(needle.as_str());
+        match field {
+            "name" => has(&def.name),
+            "number" => has(&def.number),
+            _ => match def.fields.get(field) {
+                Some(ir::Value::Text(t)) => has(t),
+                Some(ir::Value::List(items)) => items
+                    .iter()
+                    .any(|v| matches!(v, ir::Value::Text(t) if has(t))),
+                _ => false,
+            },
+        }
     }
 }
 

@@ -488,6 +488,12 @@ impl Game<'_> {
                     _ => self.eval_true(e)?,
                 }
             }
+            (Cond::FieldContains { column }, Expr::Contains { .. }) => {
+                match self.printed_field(c, *column) {
+                    Some(Printed::Holds(holds)) => holds,
+                    _ => self.eval_true(e)?,
+                }
+            }
             (
                 Cond::SameCardAs {
                     subject_left,
@@ -635,7 +641,9 @@ impl Game<'_> {
             }
             (Num::ItField(column), Expr::Field { .. }) => match self.printed_field(c, column) {
                 Some(Printed::Number(n)) => Some(n),
-                Some(Printed::Absent | Printed::Text(_) | Printed::Other) => None,
+                Some(Printed::Absent | Printed::Text(_) | Printed::Other | Printed::Holds(_)) => {
+                    None
+                }
                 None => self.eval_int(e)?,
             },
             _ => self.eval_int(e)?,
