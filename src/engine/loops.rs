@@ -23,8 +23,9 @@ struct Taken {
     player: Seat,
     /// What was asked.
     kind: RequestKind,
-    /// The labels of the options offered (all of them, a banned one included).
-    labels: Vec<String>,
+    /// The labels of the options offered (all of them, a banned one included), each as its
+    /// number ([`label_hash`]: no text copied at each decision).
+    labels: Vec<u64>,
     /// The answer, as an index into `labels` for picks.
     answer: Answer,
 }
@@ -43,11 +44,12 @@ enum Mode {
         count: usize,
         namer: Seat,
     },
-    /// The loop's answers are replayed; then `ban` (fingerprint, label) is banned for `namer`.
+    /// The loop's answers are replayed; then `ban` (fingerprint, label's number) is banned for
+    /// `namer`.
     Replay {
         queue: VecDeque<Taken>,
         namer: Seat,
-        ban: (u64, String),
+        ban: (u64, u64),
     },
 }
 
@@ -59,12 +61,13 @@ pub(super) struct Loops {
     seen: Vec<(u64, usize)>,
     /// The decisions taken since the record (re)started.
     taken: Vec<Taken>,
-    /// Options a player may not take again at a state this turn: (fingerprint, seat, label).
-    banned: Vec<(u64, Seat, String)>,
+    /// Options a player may not take again at a state this turn: (fingerprint, seat, label's
+    /// number).
+    banned: Vec<(u64, Seat, u64)>,
     mode: Mode,
-    /// The request last handed out: its fingerprint, its labels before banned options were
-    /// taken out, and the positions of those options.
-    handed: Option<(Option<u64>, Vec<String>, Vec<usize>)>,
+    /// The request last handed out: its fingerprint, its labels' numbers before banned options
+    /// were taken out, and the positions of those options.
+    handed: Option<(Option<u64>, Vec<u64>, Vec<usize>)>,
 }
 
 impl<'p> Game<'p> {
@@ -123,12 +126,12 @@ impl<'p> Game<'p> {
     /// Watching: a priority decision is fingerprinted; one seen before opens the naming of a
     /// repeat count; a banned option is taken out of the request.
     fn watch(&mut self, mut req: Request) -> Request {
-        let labels: Vec<String> = req.options.iter().map(|o| o.label.clone()).collect();
+        let labels: Vec<u64> = req.options.iter().map(|o| label_hash(&o.label)).collect();
         if req.kind != RequestKind::Action {
             self.loops.handed = Some((None, labels, Vec::new()));
             return req;
         }
-        let fp = self.fingerprint(&req);
+        let fp = self.fingerprint(&req, &labels);
         if let Some(&(_, start)) = self.loops.seen.iter().find(|(f, _)| *f == fp) {
             let body = self.loops.taken[start..].to_vec();
             let choosers = self.choosers(&body);
@@ -152,15 +155,15 @@ impl<'p> Game<'p> {
         }
         let at = self.loops.taken.len();
         self.loops.seen.push((fp, at));
-        let banned: Vec<&str> = self
+        let banned: Vec<u64> = self
             .loops
             .banned
             .iter()
             .filter(|(f, p, _)| *f == fp && *p == req.player)
-            .map(|(_, _, l)| l.as_str())
+            .map(|(_, _, l)| *l)
             .collect();
-        let removed: Vec<usize> = (0..req.options.len())
-            .filter(|i| banned.contains(&req.options[*i].label.as_str()))
+        let removed: Vec<usize> = (0..labels.len())
+            .filter(|i| banned.contains(&labels[*i]))
             .collect();
         let removed = if removed.len() < req.options.len() {
             removed
@@ -289,7 +292,7 @@ impl<'p> Game<'p> {
             .position(|t| t.fp.is_some() && t.player == namer)
             .unwrap_or(0);
         let ban = body.get(k).and_then(|t| match (&t.fp, &t.answer) {
-            (Some(fp), Answer::Pick(i)) => Some((*fp, t.labels.get(*i)?.clone())),
+            (Some(fp), Answer::Pick(i)) => Some((*fp, *t.labels.get(*i)?)),
             _ => None,
         });
         let Some(ban) = ban else {
@@ -321,7 +324,7 @@ impl<'p> Game<'p> {
     /// frames are, not when things happened (timestamps, the clock, the log are left out).
     /// Each zone's cards are hashed again only when something of that zone changed since
     /// (`Game::zone_fingerprint`).
-    fn fingerprint(&mut self, req: &Request) -> u64 {
+    fn fingerprint(&mut self, req: &Request, labels: &[u64]) -> u64 {
         let mut h = rustc_hash::FxHasher::default();
         (self.state.turn, self.state.active, self.state.phase).hash(&mut h);
         for slot in 0..self.state.zones.len() {
@@ -363,13 +366,9 @@ impl<'p> Game<'p> {
         }
         self.vars.hash(&mut h);
         req.player.hash(&mut h);
-        // the options in any order: a sum of their labels' hashes, mixed (as a zone's cards)
-        let labels = req.options.iter().fold(0u64, |sum, o| {
-            let mut lh = rustc_hash::FxHasher::default();
-            o.label.hash(&mut lh);
-            sum.wrapping_add(mix(lh.finish()))
-        });
-        (req.options.len(), labels).hash(&mut h);
+        // the options in any order: a sum of their labels' numbers (as a zone's cards)
+        let sum = labels.iter().fold(0u64, |sum, l| sum.wrapping_add(*l));
+        (labels.len(), sum).hash(&mut h);
         h.finish()
     }
 }
@@ -453,6 +452,15 @@ fn card_hash(id: CardId, c: &CardState) -> u64 {
     if let Some(t) = &c.treat {
         debug_hash(&mut h, t);
     }
+    mix(h.finish())
+}
+
+/// An option's label as a number, mixed (what a recorded decision keeps of its options: two
+/// labels with the same number are taken for the same option, as two games with the same
+/// fingerprint are taken for the same game).
+fn label_hash(label: &str) -> u64 {
+    let mut h = rustc_hash::FxHasher::default();
+    label.hash(&mut h);
     mix(h.finish())
 }
 
@@ -555,30 +563,26 @@ fn repeat_request(player: Seat, max: usize, first: bool) -> Request {
     }
 }
 
-/// A request's option labels in order (the same options listed in another order are the same
-/// decision).
-fn sorted_labels(req: &Request) -> Vec<&str> {
-    let mut v: Vec<&str> = req.options.iter().map(|o| o.label.as_str()).collect();
-    v.sort_unstable();
-    v
-}
-
 /// The recorded answer `t` given again to `req`: the same player, kind of request and options
 /// (in any order), the options picked found by their labels; `None` when it no longer fits.
 fn replayed(t: &Taken, req: &Request) -> Option<Answer> {
-    let mut recorded: Vec<&str> = t.labels.iter().map(String::as_str).collect();
-    recorded.sort_unstable();
-    if t.player != req.player || t.kind != req.kind || recorded != sorted_labels(req) {
+    let asked: Vec<u64> = req.options.iter().map(|o| label_hash(&o.label)).collect();
+    let sorted = |labels: &[u64]| {
+        let mut v = labels.to_vec();
+        v.sort_unstable();
+        v
+    };
+    if t.player != req.player || t.kind != req.kind || sorted(&t.labels) != sorted(&asked) {
         return None;
     }
     // the option with the same label (the nth of that label for the nth)
     let find = |i: &usize| {
         let label = t.labels.get(*i)?;
         let nth = t.labels[..*i].iter().filter(|l| *l == label).count();
-        req.options
+        asked
             .iter()
             .enumerate()
-            .filter(|(_, o)| &o.label == label)
+            .filter(|(_, l)| *l == label)
             .nth(nth)
             .map(|(k, _)| k)
     };
