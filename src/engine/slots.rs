@@ -92,8 +92,19 @@ impl<'p> Game<'p> {
 
     /// `p1's lanes`: a zone of a player as logs name it.
     pub(super) fn zone_text(&self, k: ZoneKey) -> String {
+        let mut text = String::new();
+        self.write_zone_text(&mut text, k);
+        text
+    }
+
+    /// [`Game::zone_text`] written at the end of `out` (a prompt built for every slot
+    /// question, so without `format!`).
+    fn write_zone_text(&self, out: &mut String, k: ZoneKey) {
         let id = &self.prog.ruleset.zones[k.zone as usize].name.id;
-        format!("p{}'s {}", shown(k.owner), super::Program::short(id))
+        out.push('p');
+        push_number(out, shown(k.owner));
+        out.push_str("'s ");
+        out.push_str(super::Program::short(id));
     }
 
     /// A move within one zone into a slot card `d` holds: `d` takes the slot the moving card
@@ -266,11 +277,16 @@ impl<'p> Game<'p> {
             Request {
                 player: who,
                 kind: RequestKind::OneOf,
-                prompt: format!(
-                    "choose {} slot of {}",
-                    if optional { "up to 1" } else { "1" },
-                    g.zone_text(zone)
-                ),
+                prompt: {
+                    let mut prompt = String::with_capacity(48);
+                    prompt.push_str(if optional {
+                        "choose up to 1 slot of "
+                    } else {
+                        "choose 1 slot of "
+                    });
+                    g.write_zone_text(&mut prompt, zone);
+                    prompt
+                },
                 options,
             }
         });
@@ -292,5 +308,38 @@ impl<'p> Game<'p> {
             .ok()
             .and_then(|k| self.slot_its.len().checked_sub(k)?.checked_sub(1));
         at.and_then(|i| self.slot_its.get(i)).copied()
+    }
+}
+
+/// Writes a number's decimal digits at the end of `out` (as `format!` would, without it).
+fn push_number(out: &mut String, n: u16) {
+    let mut digits = [0u8; 5];
+    let mut at = digits.len();
+    let mut rest = n;
+    loop {
+        at = at.saturating_sub(1);
+        digits[at] = b'0'.saturating_add(u8::try_from(rest % 10).unwrap_or(0));
+        rest /= 10;
+        if rest == 0 || at == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::push_number;
+
+    /// Numbers are written as `format!` writes them.
+    #[test]
+    fn numbers_are_written_as_format_writes_them() {
+        for n in [0u16, 1, 9, 10, 99, 100, 12_345, u16::MAX] {
+            let mut s = String::from("p");
+            push_number(&mut s, n);
+            assert_eq!(s, format!("p{n}"));
+        }
     }
 }
