@@ -121,6 +121,9 @@ impl<'p> Game<'p> {
     pub(super) fn next_rule_runs(&mut self, rules: &[usize]) -> bool {
         let n = self.prog.players();
         let active = self.state.active as usize;
+        if self.pass_standing_runs(rules, active, n) {
+            return false;
+        }
         loop {
             let cursor = match self.frames.last_mut() {
                 Some(Frame::Check { rule, player, .. } | Frame::Interrupt { rule, player, .. }) => {
@@ -146,6 +149,66 @@ impl<'p> Game<'p> {
             }
             self.steps = self.steps.saturating_add(1);
         }
+    }
+
+    /// Moves the cursor of the rules' frame on top past the runs whose memos are known to
+    /// stand and read nothing continuous abilities give ([`Game::passable_memos`]) — what
+    /// [`Game::next_rule_runs`] does for each of them, one bit test each instead of a memo
+    /// looked up: each counts a step, and the passing stops at the step limit (the run it
+    /// stopped at passed over, as there). Whether it stopped there.
+    fn pass_standing_runs(&mut self, rules: &[usize], active: usize, n: usize) -> bool {
+        let passable = self.passable_memos();
+        if passable == 0 {
+            return false;
+        }
+        let (steps, max_steps) = (self.steps, self.max_steps);
+        let Some(Frame::Check { rule, player, .. } | Frame::Interrupt { rule, player, .. }) =
+            self.frames.last_mut()
+        else {
+            return false;
+        };
+        let mut at_limit = false;
+        let mut taken = 0u64;
+        // a rule's memos are `n` bits in a row (`Game::memo_index`): all of them passable,
+        // a rule whose round starts is passed over whole
+        let all = 1u64
+            .checked_shl(u32::try_from(n).unwrap_or(u32::MAX))
+            .map(|b| b.wrapping_sub(1));
+        let room = max_steps.saturating_sub(steps);
+        while let Some(&r) = rules.get(*rule as usize) {
+            let first = u32::try_from(r.saturating_mul(n)).unwrap_or(u32::MAX);
+            let memos = passable.checked_shr(first).unwrap_or(0);
+            let whole = u64::try_from(n).unwrap_or(u64::MAX);
+            if *player == 0
+                && all.is_some_and(|all| memos & all == all)
+                && room.saturating_sub(taken) > whole
+            {
+                *rule = rule.saturating_add(1);
+                taken = taken.saturating_add(whole);
+                continue;
+            }
+            // the seat `player` places after the turn player (both below `n`)
+            let mut you = active.saturating_add(*player as usize);
+            if you >= n {
+                you = you.saturating_sub(n);
+            }
+            let bit = u32::try_from(you).ok().and_then(|y| 1u64.checked_shl(y));
+            if first >= 64 || bit.is_none_or(|bit| memos & bit == 0) {
+                break;
+            }
+            *player = player.saturating_add(1);
+            if *player as usize >= n {
+                *player = 0;
+                *rule = rule.saturating_add(1);
+            }
+            if taken >= room {
+                at_limit = true;
+                break;
+            }
+            taken = taken.saturating_add(1);
+        }
+        self.steps = steps.saturating_add(taken);
+        at_limit
     }
 
     /// After the last rule of a round: a round that changed nothing settles the rules (until
