@@ -259,11 +259,11 @@ impl<'p> Game<'p> {
                     .map(|v| self.cards_of(&v))
                     .unwrap_or_default();
                 // the conjuncts of the `if` that do not read the candidate are read once
-                let split = match &a.condition {
+                let mut split = match &a.condition {
                     Some(cond) if cards.len() > 1 => {
                         let split = self.action_split(ai, cond, var);
                         let sides = if split.fixed.iter().all(|&c| self.holds(c)) {
-                            self.read_sides(&split)
+                            Self::unread_sides(&split)
                         } else {
                             cards.clear();
                             Vec::new()
@@ -275,14 +275,12 @@ impl<'p> Game<'p> {
                 let mut seen_defs: SmallVec<[(u32, u64); 8]> = SmallVec::new();
                 for c in cards {
                     self.vars.push((var.as_str(), Value::Card(c)));
-                    let ok = match (&split, &a.condition) {
+                    let ok = match (&mut split, &a.condition) {
                         (Some((split, sides)), _) => {
                             let lowered = split.lowered.iter().copied();
-                            split
-                                .per_value
-                                .iter()
-                                .zip(lowered)
-                                .all(|(conjunct, k)| self.conjunct_holds(conjunct, k, sides, c))
+                            split.per_value.iter().zip(lowered).all(|(conjunct, k)| {
+                                self.conjunct_holds((split, conjunct), k, sides, c)
+                            })
                         }
                         (None, Some(cond)) => {
                             let lowered = self.prog.conds.get(cond);

@@ -6,7 +6,8 @@
 //! no candidate is offered, and the others are read per candidate.
 //!
 //! The same goes for one side of a comparison: in `count(card in your.mana where it is
-//! active) >= c.cost` the count is read once, and only `c.cost` per candidate.
+//! active) >= c.cost` the count is read once — when the first candidate comes to it, so
+//! never when every candidate fails an earlier conjunct — and only `c.cost` per candidate.
 //!
 //! Reading changes nothing, so the order the conjuncts are read in does not change what the
 //! `and` of them is. A part is taken out only when it can be: it names no candidate and makes
@@ -32,6 +33,10 @@ pub(in crate::engine) struct Split<'p> {
     /// ([`crate::engine::lowered`]); empty otherwise.
     pub(in crate::engine) lowered: Vec<Option<&'p Cond>>,
 }
+
+/// A side of [`Split::sides`] for one loop: `None` until read, then the number it is
+/// (`None`: not a number).
+pub(in crate::engine) type Side = Option<Option<i64>>;
 
 /// A conjunct read for each value of the loop's variable.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,24 +103,22 @@ impl<'p> Split<'p> {
 }
 
 impl Game<'_> {
-    /// The numbers of a split's [`Split::sides`], read once for its loop (`None`: not a
-    /// number, and so the comparison is false, as `eval_true` has it).
-    pub(in crate::engine) fn read_sides(&mut self, split: &Split<'_>) -> Vec<Option<i64>> {
-        split
-            .sides
-            .iter()
-            .map(|e| self.eval_int(e).unwrap_or(None))
-            .collect()
+    /// A split's [`Split::sides`], none read yet: each is read the first time a candidate
+    /// needs it ([`Game::conjunct_holds`]), so a loop whose candidates all fail an earlier
+    /// conjunct reads none (as the `if` read card by card would not).
+    pub(in crate::engine) fn unread_sides(split: &Split<'_>) -> Vec<Side> {
+        vec![None; split.sides.len()]
     }
 
     /// Whether a per-value conjunct holds for candidate `card` (the loop's variable bound to
-    /// it), the sides read once being `sides`: what `holds` of the conjunct as written gives
-    /// (`lowered`: its lowered form, of the variable, if any).
+    /// it), the sides read so far being `sides` (a side not read yet is read now, from
+    /// `split`): what `holds` of the conjunct as written gives (`lowered`: its lowered form,
+    /// of the variable, if any).
     pub(in crate::engine) fn conjunct_holds(
         &mut self,
-        conjunct: &Conjunct<'_>,
+        (split, conjunct): (&Split<'_>, &Conjunct<'_>),
         lowered: Option<&Cond>,
-        sides: &[Option<i64>],
+        sides: &mut [Side],
         card: CardId,
     ) -> bool {
         match conjunct {
@@ -126,7 +129,17 @@ impl Game<'_> {
                 side,
                 varying,
             } => {
-                let fixed = sides.get(*side).copied().flatten();
+                let fixed = match (sides.get_mut(*side), split.sides.get(*side)) {
+                    (Some(Some(read)), _) => *read,
+                    (Some(unread), Some(e)) => {
+                        // `None`: not a number, and so the comparison is false, as `eval_true`
+                        // has it
+                        let read = self.eval_int(e).unwrap_or(None);
+                        *unread = Some(read);
+                        read
+                    }
+                    _ => None,
+                };
                 let other = self.eval_int(varying).unwrap_or(None);
                 let (Some(fixed), Some(other)) = (fixed, other) else {
                     return false;
