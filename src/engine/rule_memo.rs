@@ -803,7 +803,6 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// Where rule `r`'s memo for player `you` sits (and action `r`'s kept offers to `you`).
     /// The memos (by bit, [`Game::memo_index`]) a check round passes over at once: known to
     /// stand ([`Standing`]) and reading nothing continuous abilities give — none while skips
     /// are verified.
@@ -814,6 +813,7 @@ impl<'p> Game<'p> {
         self.stamps.standing.holds & !self.stamps.standing.derived
     }
 
+    /// Where rule `r`'s memo for player `you` sits (and action `r`'s kept offers to `you`).
     fn memo_index(&self, you: Seat, r: usize) -> usize {
         r.saturating_mul(self.prog.players())
             .saturating_add(you as usize)

@@ -154,8 +154,9 @@ impl<'p> Game<'p> {
     /// Moves the cursor of the rules' frame on top past the runs whose memos are known to
     /// stand and read nothing continuous abilities give ([`Game::passable_memos`]) — what
     /// [`Game::next_rule_runs`] does for each of them, one bit test each instead of a memo
-    /// looked up: each counts a step, and the passing stops at the step limit (the run it
-    /// stopped at passed over, as there). Whether it stopped there.
+    /// looked up: each counts a step, and at the step limit the passing stops as it does
+    /// there (the run found at the limit is passed over uncounted, and no run starts).
+    /// Whether it stopped at the limit.
     fn pass_standing_runs(&mut self, rules: &[usize], active: usize, n: usize) -> bool {
         let passable = self.passable_memos();
         if passable == 0 {
@@ -174,11 +175,11 @@ impl<'p> Game<'p> {
         let all = 1u64
             .checked_shl(u32::try_from(n).unwrap_or(u32::MAX))
             .map(|b| b.wrapping_sub(1));
+        let whole = u64::try_from(n).unwrap_or(u64::MAX);
         let room = max_steps.saturating_sub(steps);
         while let Some(&r) = rules.get(*rule as usize) {
             let first = u32::try_from(r.saturating_mul(n)).unwrap_or(u32::MAX);
             let memos = passable.checked_shr(first).unwrap_or(0);
-            let whole = u64::try_from(n).unwrap_or(u64::MAX);
             if *player == 0
                 && all.is_some_and(|all| memos & all == all)
                 && room.saturating_sub(taken) > whole
