@@ -5,9 +5,10 @@
 //! offers are computed. Such conjuncts are read once, before the candidates: when one is false
 //! no candidate is offered, and the others are read per candidate.
 //!
-//! The same goes for one side of a comparison: in `count(card in your.mana where it is
-//! active) >= c.cost` the count is read once — when the first candidate comes to it, so
-//! never when every candidate fails an earlier conjunct — and only `c.cost` per candidate.
+//! The same goes for one side of a comparison whose other side reads the candidate (a count of
+//! a zone compared with a number of the candidate card): that side is read once — when the
+//! first candidate comes to it, so never when every candidate fails an earlier conjunct — and
+//! only the other side per candidate.
 //!
 //! Reading changes nothing, so the order the conjuncts are read in does not change what the
 //! `and` of them is. A part is taken out only when it can be: it names no candidate and makes
