@@ -614,7 +614,7 @@ impl<'p> Lowering<'p> {
         let prog = self.prog;
         let columns = std::mem::take(&mut self.columns);
         let mut out = Vec::with_capacity(prog.cards.len().saturating_mul(columns.len()));
-        for def in &prog.cards {
+        for (index, def) in (0u32..).zip(&prog.cards) {
             for column in &columns {
                 let value = match *column {
                     Column::NormalizedNumber => Printed::Text(self.text(&def.normalized_number)),
@@ -628,7 +628,7 @@ impl<'p> Lowering<'p> {
                         Some(_) => Printed::Other,
                     },
                     Column::Contains { field, needle } => {
-                        Printed::Holds(self.printed_contains(def, field, needle))
+                        Printed::Holds(self.printed_contains((index, def), field, needle))
                     }
                 };
                 out.push(value);
@@ -637,26 +637,22 @@ impl<'p> Lowering<'p> {
         self.columns = columns;
         out
     }
-}
 
-impl Lowering<'_> {
     /// Whether a definition's printed field contains a text, as `Game::contains` reads a card
-    /// no effect treats as another: a text, or any text of a list, contains the text, both
-    /// normalized by the ruleset's names; any other value (or none) does not.
-    fn printed_contains(&self, def: &ir::Card, field: &str, needle: &str) -> bool {
+    /// no effect treats as another: its text as the program normalizes it
+    /// ([`Program::normalized_field`]), or any text of a list normalized, contains the text
+    /// normalized; any other value (or none) does not.
+    fn printed_contains(&self, (index, def): (u32, &ir::Card), field: &str, needle: &str) -> bool {
         let names = &self.prog.ruleset.names;
         let needle = normalize::apply(names, needle);
-        let has = |t: &str| normalize::apply(names, t).contains(needle.as_str());
-        match field {
-            "name" => has(&def.name),
-            "number" => has(&def.number),
-            _ => match def.fields.get(field) {
-                Some(ir::Value::Text(t)) => has(t),
-                Some(ir::Value::List(items)) => items
-                    .iter()
-                    .any(|v| matches!(v, ir::Value::Text(t) if has(t))),
-                _ => false,
-            },
+        if let Some(text) = self.prog.normalized_field(index, field) {
+            return text.contains(needle.as_str());
+        }
+        match def.fields.get(field) {
+            Some(ir::Value::List(items)) => items.iter().any(|v| {
+                matches!(v, ir::Value::Text(t) if normalize::apply(names, t).contains(needle.as_str()))
+            }),
+            _ => false,
         }
     }
 }
