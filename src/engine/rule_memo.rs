@@ -205,7 +205,7 @@ impl Standing {
 }
 
 /// Memo `i`'s bit in [`Standing`]'s sets (`None` from the 65th memo on: those never stand).
-fn memo_bit(i: usize) -> Option<u64> {
+pub(super) fn memo_bit(i: usize) -> Option<u64> {
     u32::try_from(i).ok().and_then(|i| 1u64.checked_shl(i))
 }
 
@@ -814,7 +814,7 @@ impl<'p> Game<'p> {
     }
 
     /// Where rule `r`'s memo for player `you` sits (and action `r`'s kept offers to `you`).
-    fn memo_index(&self, you: Seat, r: usize) -> usize {
+    pub(super) fn memo_index(&self, you: Seat, r: usize) -> usize {
         r.saturating_mul(self.prog.players())
             .saturating_add(you as usize)
     }

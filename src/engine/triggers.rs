@@ -3,6 +3,7 @@
 
 use super::agent::{Answer, Choice, Request, RequestKind};
 use super::program::{AbilityRef, Program};
+use super::rule_memo::memo_bit;
 use super::state::{card_id, index16, seat, seat_after, shown, CardId, Outcome, Seat, Value};
 use super::{EventData, Frame, Game, Lookback, Pending};
 use crate::ir;
@@ -159,56 +160,61 @@ impl<'p> Game<'p> {
     /// Whether it stopped at the limit.
     fn pass_standing_runs(&mut self, rules: &[usize], active: usize, n: usize) -> bool {
         let passable = self.passable_memos();
-        if passable == 0 {
-            return false;
-        }
-        let (steps, max_steps) = (self.steps, self.max_steps);
         let Some(Frame::Check { rule, player, .. } | Frame::Interrupt { rule, player, .. }) =
-            self.frames.last_mut()
+            self.frames.last()
         else {
             return false;
         };
-        let mut at_limit = false;
-        let mut taken = 0u64;
-        // a rule's memos are `n` bits in a row (`Game::memo_index`): all of them passable,
-        // a rule whose round starts is passed over whole
+        if passable == 0 {
+            return false;
+        }
+        let (mut rule, mut player) = (*rule, *player);
+        // a rule's memos are `n` bits in a row from its first (`Game::memo_index`): all of
+        // them passable, a rule whose round starts is passed over whole
         let all = 1u64
             .checked_shl(u32::try_from(n).unwrap_or(u32::MAX))
             .map(|b| b.wrapping_sub(1));
         let whole = u64::try_from(n).unwrap_or(u64::MAX);
-        let room = max_steps.saturating_sub(steps);
-        while let Some(&r) = rules.get(*rule as usize) {
-            let first = u32::try_from(r.saturating_mul(n)).unwrap_or(u32::MAX);
-            let memos = passable.checked_shr(first).unwrap_or(0);
-            if *player == 0
-                && all.is_some_and(|all| memos & all == all)
+        let room = self.max_steps.saturating_sub(self.steps);
+        let (mut taken, mut at_limit) = (0u64, false);
+        while let Some(&r) = rules.get(rule as usize) {
+            let first = u32::try_from(self.memo_index(0, r)).unwrap_or(u32::MAX);
+            if player == 0
+                && all.is_some_and(|all| passable.checked_shr(first).unwrap_or(0) & all == all)
                 && room.saturating_sub(taken) > whole
             {
-                *rule = rule.saturating_add(1);
+                rule = rule.saturating_add(1);
                 taken = taken.saturating_add(whole);
                 continue;
             }
-            // the seat `player` places after the turn player (both below `n`)
-            let mut you = active.saturating_add(*player as usize);
-            if you >= n {
-                you = you.saturating_sub(n);
-            }
-            let bit = u32::try_from(you).ok().and_then(|y| 1u64.checked_shl(y));
-            if first >= 64 || bit.is_none_or(|bit| memos & bit == 0) {
+            // the next run, passed over (the cursor moved on) only when its memo is passable
+            let (mut next, mut next_player) = (rule, player);
+            let Some((you, r)) = next_rule_run((&mut next, &mut next_player), rules, active, n)
+            else {
+                break;
+            };
+            if memo_bit(self.memo_index(you, r)).is_none_or(|bit| passable & bit == 0) {
                 break;
             }
-            *player = player.saturating_add(1);
-            if *player as usize >= n {
-                *player = 0;
-                *rule = rule.saturating_add(1);
-            }
+            (rule, player) = (next, next_player);
             if taken >= room {
                 at_limit = true;
                 break;
             }
             taken = taken.saturating_add(1);
         }
-        self.steps = steps.saturating_add(taken);
+        if let Some(
+            Frame::Check {
+                rule: r, player: p, ..
+            }
+            | Frame::Interrupt {
+                rule: r, player: p, ..
+            },
+        ) = self.frames.last_mut()
+        {
+            (*r, *p) = (rule, player);
+        }
+        self.steps = self.steps.saturating_add(taken);
         at_limit
     }
 
