@@ -98,13 +98,12 @@ impl<'p> Game<'p> {
     }
 
     /// [`Game::zone_text`] written at the end of `out` (a prompt built for every slot
-    /// question, so without `format!`).
+    /// question: written in place, no `String` made for it).
     fn write_zone_text(&self, out: &mut String, k: ZoneKey) {
+        use std::fmt::Write as _;
         let id = &self.prog.ruleset.zones[k.zone as usize].name.id;
-        out.push('p');
-        push_number(out, shown(k.owner));
-        out.push_str("'s ");
-        out.push_str(super::Program::short(id));
+        // writing into a `String` cannot fail
+        let _ = write!(out, "p{}'s {}", shown(k.owner), super::Program::short(id));
     }
 
     /// A move within one zone into a slot card `d` holds: `d` takes the slot the moving card
@@ -308,38 +307,5 @@ impl<'p> Game<'p> {
             .ok()
             .and_then(|k| self.slot_its.len().checked_sub(k)?.checked_sub(1));
         at.and_then(|i| self.slot_its.get(i)).copied()
-    }
-}
-
-/// Writes a number's decimal digits at the end of `out` (as `format!` would, without it).
-fn push_number(out: &mut String, n: u16) {
-    let mut digits = [0u8; 5];
-    let mut at = digits.len();
-    let mut rest = n;
-    loop {
-        at = at.saturating_sub(1);
-        digits[at] = b'0'.saturating_add(u8::try_from(rest % 10).unwrap_or(0));
-        rest /= 10;
-        if rest == 0 || at == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::push_number;
-
-    /// Numbers are written as `format!` writes them.
-    #[test]
-    fn numbers_are_written_as_format_writes_them() {
-        for n in [0u16, 1, 9, 10, 99, 100, 12_345, u16::MAX] {
-            let mut s = String::from("p");
-            push_number(&mut s, n);
-            assert_eq!(s, format!("p{n}"));
-        }
     }
 }
