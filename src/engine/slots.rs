@@ -98,12 +98,23 @@ impl<'p> Game<'p> {
     }
 
     /// [`Game::zone_text`] written at the end of `out` (a prompt built for every slot
-    /// question: written in place, no `String` made for it).
+    /// question, a log line for every move: written in place, without `format!`'s machinery
+    /// for the seat's number when it is one digit, as it is in any game of up to nine
+    /// players).
     fn write_zone_text(&self, out: &mut String, k: ZoneKey) {
-        use std::fmt::Write as _;
         let id = &self.prog.ruleset.zones[k.zone as usize].name.id;
-        // writing into a `String` cannot fail
-        let _ = write!(out, "p{}'s {}", shown(k.owner), super::Program::short(id));
+        let seat = shown(k.owner);
+        out.push('p');
+        match char::from_digit(u32::from(seat), 10) {
+            Some(digit) => out.push(digit),
+            None => {
+                use std::fmt::Write as _;
+                // writing into a `String` cannot fail
+                let _ = write!(out, "{seat}");
+            }
+        }
+        out.push_str("'s ");
+        out.push_str(super::Program::short(id));
     }
 
     /// A move within one zone into a slot card `d` holds: `d` takes the slot the moving card
