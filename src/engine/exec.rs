@@ -258,12 +258,8 @@ impl<'p> Game<'p> {
         }
         self.state.zones[to].extend(cards);
         let zone = |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
-        let text = format!(
-            "p{}'s {} becomes {} again",
-            shown(a.from.owner),
-            zone(a.to),
-            zone(a.from)
-        );
+        // (an alias's two zones are of one owner)
+        let text = format!("{} becomes {} again", self.zone_text(a.to), zone(a.from));
         self.log_line("zone", |_| text);
     }
 

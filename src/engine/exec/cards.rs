@@ -6,7 +6,7 @@ use crate::engine::interrupts::Change;
 use crate::engine::moves::MoveSpec;
 use crate::engine::program::Program;
 use crate::engine::rule_memo::Touched;
-use crate::engine::state::{shown, Alias, CardId, TreatAs, Until, Value, ZoneKey};
+use crate::engine::state::{Alias, CardId, TreatAs, Until, Value, ZoneKey};
 use crate::engine::{Frames, Game};
 use crate::ir::{Duration, Expr, Face, Id, Position};
 use std::collections::BTreeMap;
@@ -212,12 +212,7 @@ impl<'p> Game<'p> {
         self.state.aliases.push(Alias { from, to, until });
         self.changed(Touched::Everything);
         let zone = |k: ZoneKey| Program::short(&self.prog.ruleset.zones[k.zone as usize].name.id);
-        let text = format!(
-            "p{}'s {} becomes {}",
-            shown(from.owner),
-            zone(from),
-            zone(to)
-        );
+        let text = format!("{} becomes {}", self.zone_text(from), zone(to));
         self.log_line("zone", |_| text);
     }
 
