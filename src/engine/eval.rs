@@ -449,8 +449,21 @@ impl<'p> Game<'p> {
     /// The sum of a number read from each card (`it` bound to it); a card without one adds
     /// nothing; the sum saturates.
     fn total(&mut self, key: &Expr, cards: &Expr) -> Result<Value, Box<Request>> {
-        let v = self.eval(cards)?;
         let mut sum: i64 = 0;
+        if let Expr::Filter { cards, condition } = cards {
+            // the cards meeting the condition read in place, not listed first
+            self.each_holding(cards, condition, |g, c, _| {
+                g.its.push(c);
+                let r = g.key_of(key, c);
+                g.its.pop();
+                if let Some(k) = r? {
+                    sum = sum.saturating_add(k);
+                }
+                Ok(())
+            })?;
+            return Ok(Value::Int(sum));
+        }
+        let v = self.eval(cards)?;
         for c in self.cards_of(&v) {
             self.its.push(c);
             let r = self.key_of(key, c);

@@ -9,10 +9,31 @@ use crate::ir::{ChoiceKind, Expr};
 impl Game<'_> {
     /// `cards where condition`: the cards for which it holds, `it` meaning each.
     pub(super) fn filter(&mut self, cards: &Expr, condition: &Expr) -> Result<Value, Box<Request>> {
+        let mut out = Vec::new();
+        self.each_holding(cards, condition, |_, c, left| {
+            // room for every card left at the first that passes (most filters pass none)
+            if out.capacity() == 0 {
+                out.reserve_exact(left);
+            }
+            out.push(c);
+            Ok(())
+        })?;
+        Ok(Value::Cards(out))
+    }
+
+    /// Reads `each` of the cards of `cards where condition`, in order, as the filter lists
+    /// them (`it` bound to each card while the condition is read; not while `each` runs),
+    /// without building the filter's list: `count`, `total` and the filter itself read it so.
+    /// `each` is given the game, the card and how many cards of `cards` are left from it on.
+    pub(in crate::engine) fn each_holding(
+        &mut self,
+        cards: &Expr,
+        condition: &Expr,
+        mut each: impl FnMut(&mut Self, CardId, usize) -> Result<(), Box<Request>>,
+    ) -> Result<(), Box<Request>> {
         let v = self.eval(cards)?;
         let list = self.pooled_cards_of(&v);
         let lowered = self.prog.conds.get(condition);
-        let mut out = Vec::new();
         let leaf = self.leaf(lowered, condition);
         for (i, &c) in list.iter().enumerate() {
             let holds = match leaf.and_then(|l| self.leaf_holds(l, c)) {
@@ -21,15 +42,11 @@ impl Game<'_> {
                 None => self.holds_lowered(c, lowered, condition)?,
             };
             if holds {
-                // room for every card left at the first that passes (most filters pass none)
-                if out.capacity() == 0 {
-                    out.reserve_exact(list.len().saturating_sub(i));
-                }
-                out.push(c);
+                each(self, c, list.len().saturating_sub(i))?;
             }
         }
         self.recycle_cards(list);
-        Ok(Value::Cards(out))
+        Ok(())
     }
 
     /// The candidate of the filter `k` levels out from the innermost (0: `it`).

@@ -220,22 +220,11 @@ impl Game<'_> {
                 _ => 0,
             });
         };
-        let v = self.eval(cards)?;
-        let list = self.pooled_cards_of(&v);
-        let lowered = self.prog.conds.get(condition);
         let mut n: i64 = 0;
-        let leaf = self.leaf(lowered, condition);
-        for &c in &list {
-            let holds = match leaf.and_then(|l| self.leaf_holds(l, c)) {
-                Some(holds) if !self.verify_lowered => holds,
-                Some(quick) => self.leaf_verified(quick, c, lowered, condition)?,
-                None => self.holds_lowered(c, lowered, condition)?,
-            };
-            if holds {
-                n = n.saturating_add(1);
-            }
-        }
-        self.recycle_cards(list);
+        self.each_holding(cards, condition, |_, _, _| {
+            n = n.saturating_add(1);
+            Ok(())
+        })?;
         Ok(n)
     }
 
