@@ -26,6 +26,7 @@ pub mod board;
 mod eval;
 mod exec;
 mod interrupts;
+mod kept_choices;
 mod layers;
 pub mod log;
 mod loops;
@@ -421,6 +422,9 @@ pub struct Game<'p> {
     /// The offers a player was last asked to choose from, and for what (a window's step is
     /// replayed with the answer: the offers are not computed again).
     offers_asked: Option<(OffersKey, Vec<Offer>)>,
+    /// The candidates of the choice a statement last asked about, and where it asked (the
+    /// statement is replayed with the answer: they are not read again; `kept_choices`).
+    choice_asked: Option<(kept_choices::ChoiceKey, kept_choices::Kept<'p>)>,
     /// Whether lines are written to the log (`Game::keep_log`).
     logging: bool,
     /// Lines not written because the log is off (what a line's sequence number counts).
@@ -458,6 +462,9 @@ pub struct Game<'p> {
     /// How many kept offers of actions `verify_skips` checked (read again though their memo
     /// said nothing they read changed).
     verified_offers: usize,
+    /// How many kept candidates of choices `verify_skips` checked (read again on the replay
+    /// of their statement; `kept_choices`).
+    verified_choices: usize,
     /// How many cards' stats kept from an earlier generation were computed again and
     /// compared (`verify_rule_skips`).
     verified_stats: usize,
@@ -617,6 +624,7 @@ impl<'p> Game<'p> {
             interrupt_at: usize::MAX,
             rules_settled: None,
             offers_asked: None,
+            choice_asked: None,
             logging: true,
             unlogged: 0,
             asked: 0,
@@ -632,6 +640,7 @@ impl<'p> Game<'p> {
             verified_fingerprints: 0,
             verified_standing: 0,
             verified_offers: 0,
+            verified_choices: 0,
             verified_stats: 0,
             verify_lowered: false,
             verified_lowered: 0,
@@ -853,7 +862,11 @@ impl<'p> Game<'p> {
             }
             match self.advance() {
                 Ok(()) => {
-                    self.answers.clear();
+                    if !self.answers.is_empty() {
+                        // the statement that asked is done
+                        self.answers.clear();
+                        self.forget_kept_choice();
+                    }
                     self.answer_pos = 0;
                     self.end_while_aliases();
                     if self.prog.has_interrupts() {

@@ -2,6 +2,7 @@
 //! of`, `choose`/`target`/`search`, `declare`, lists.
 
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
+use crate::engine::kept_choices::Kept;
 use crate::engine::state::{CardId, Seat, Value, ZoneKey};
 use crate::engine::Game;
 use crate::ir::{ChoiceKind, Expr};
@@ -162,11 +163,23 @@ impl Game<'_> {
             Some(m) => Some(self.eval_count(m, lo)?),
             None => None,
         };
-        let pool = self.eval(from)?;
-        if kind == ChoiceKind::Search && !self.dry.active {
-            self.mark_seen(from)?;
-        }
-        let cands = self.candidates(kind, &pool);
+        // a replayed statement finds the candidates its choice asked about kept
+        let search = kind == ChoiceKind::Search;
+        let (cands, since) = match self.kept_candidates(from, search) {
+            Some(Kept::Cards(cands)) if !self.verify_skips => (cands, None),
+            kept => {
+                let since = self.read_marks();
+                let pool = self.eval(from)?;
+                if search && !self.dry.active {
+                    self.mark_seen(from)?;
+                }
+                let cands = self.candidates(kind, &pool);
+                if let Some(kept) = kept {
+                    self.verify_kept_choice(&kept, &Kept::Cards(cands.clone()));
+                }
+                (cands, Some(since))
+            }
+        };
         if self.dry.active {
             // a payability check: the first candidates, nobody asked
             let picked = self.dry_pick(cands, lo);
@@ -191,6 +204,7 @@ impl Game<'_> {
         } else if lo == cands.len() {
             cands
         } else {
+            self.keep_candidates(from, search, since, || Kept::Cards(cands.clone()));
             self.ask_cards(kind, who, cands, lo, hi)?
         };
         Ok(if single {

@@ -1,0 +1,138 @@
+//! A choice's candidates kept for its statement's replay.
+//!
+//! A statement that asks a question stops there, and runs again from its start once the
+//! answer is in (`Game::run_statement`): the choice that asked is read a second time, on a
+//! game that has not changed, to find what the answer picked. Its candidates (the cards of a
+//! `choose`/`target`, the slots of a `choose … slot of`) are kept from the first reading and
+//! taken back by the second instead of being read again.
+//!
+//! The two readings are matched by [`ChoiceKey`]: the same choice (its expression's address),
+//! at the same point of the statement's answers, under as many frames, contexts and variables
+//! and the same cards looked at (`it`, nested), on the same game (every change, event,
+//! timestamp, turn and use of a random stream), kept only until the statement is done.
+//! Nothing is kept when the candidates' reading took an answer or drew from a random stream (skipping it
+//! would not take or draw them again), for a search (its reading marks what the searcher
+//! sees), in a payability check (which asks nobody), or while a memo records what is read
+//! (`rule_memo`: a run must record every read it makes). With the memos verified
+//! (`Game::verify_rule_skips`), kept candidates are read again all the same and compared.
+
+use super::state::CardId;
+use super::Game;
+use smallvec::SmallVec;
+
+/// Where a choice read its candidates (see the module's doc).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct ChoiceKey {
+    /// The choice's expression (its candidates'), by address.
+    at: usize,
+    /// How many of the statement's answers were taken before it.
+    answer_pos: usize,
+    /// How many frames, contexts and variables it ran under.
+    depth: (usize, usize, usize),
+    /// The cards looked at (`it`, innermost last).
+    its: SmallVec<[CardId; 4]>,
+    /// How many slots are looked at.
+    slot_its: usize,
+    /// The game: its changes (`generation`), events, timestamps, turn, and the random
+    /// streams' uses.
+    game: (u64, usize, u64, u32, u64),
+}
+
+/// The candidates a choice asked about.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Kept<'p> {
+    /// A choice of cards: the cards it may pick, in the order offered.
+    Cards(Vec<CardId>),
+    /// A choice of a slot: the slots' names (a `Vec`, as a `Game` must stay covariant in
+    /// its program's lifetime, which a `SmallVec` of them is not).
+    Slots(Vec<&'p str>),
+}
+
+/// What a reading of candidates must leave as it found it to be skipped on the replay: the
+/// answers taken and the random streams' uses.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct ReadMarks(usize, u64);
+
+impl<'p> Game<'p> {
+    /// The key of a choice reading its candidates (`at`: their expression), or `None` when
+    /// they are not kept (`search`: the reading marks what is seen; a payability check; reads
+    /// being recorded).
+    fn choice_key<T>(&self, at: &T, search: bool) -> Option<ChoiceKey> {
+        if search || self.dry.active || self.recording() {
+            return None;
+        }
+        let s = &self.state;
+        Some(ChoiceKey {
+            at: std::ptr::from_ref(at) as usize,
+            answer_pos: self.answer_pos,
+            depth: (self.frames.len(), self.ctxs.len(), self.vars.len()),
+            its: self.its.iter().copied().collect(),
+            slot_its: self.slot_its.len(),
+            game: (
+                s.generation,
+                s.history.len(),
+                s.clock,
+                s.turn,
+                self.stream_uses,
+            ),
+        })
+    }
+
+    /// The candidates kept by the reading that asked, for the choice about to read them again
+    /// (`at`, `search`: as [`Game::keep_candidates`] was given them), taken; `None`: none kept.
+    pub(super) fn kept_candidates<T>(&mut self, at: &T, search: bool) -> Option<Kept<'p>> {
+        // no key is made unless something is kept: most choices are read once
+        let (kept, _) = self.choice_asked.as_ref()?;
+        if Some(kept) == self.choice_key(at, search).as_ref() {
+            return self.choice_asked.take().map(|(_, kept)| kept);
+        }
+        None
+    }
+
+    /// Where the reading of candidates stands ([`ReadMarks`]).
+    pub(super) fn read_marks(&self) -> ReadMarks {
+        ReadMarks(self.answer_pos, self.stream_uses)
+    }
+
+    /// Keeps a choice's candidates for its statement's replay (`at`: their expression;
+    /// `search`: a search), when it is about to ask (no answer waits for it) and their reading
+    /// (`since`: the marks before it; `None`: they were not read) took no answer and drew
+    /// nothing: it changed nothing then, and the key made now is the one made before it.
+    pub(super) fn keep_candidates<T>(
+        &mut self,
+        at: &T,
+        search: bool,
+        since: Option<ReadMarks>,
+        kept: impl FnOnce() -> Kept<'p>,
+    ) {
+        let asks = self.answers.get(self.answer_pos).is_none();
+        if asks && since.is_some_and(|since| since == self.read_marks()) {
+            if let Some(key) = self.choice_key(at, search) {
+                self.choice_asked = Some((key, kept()));
+            }
+        }
+    }
+
+    /// Forgets the candidates kept for a replay: the statement they were kept for is done.
+    pub(super) fn forget_kept_choice(&mut self) {
+        self.choice_asked = None;
+    }
+
+    /// With the memos verified: candidates kept for a replay, compared with the same read
+    /// again (`read`); a difference is noted.
+    pub(super) fn verify_kept_choice(&mut self, kept: &Kept<'p>, read: &Kept<'p>) {
+        self.verified_choices = self.verified_choices.saturating_add(1);
+        if kept != read {
+            self.notes.push(format!(
+                "a choice's candidates were to be skipped as unchanged, but reading them again \
+                 gave others (kept {kept:?}, read {read:?})"
+            ));
+        }
+    }
+
+    /// How many kept candidates of choices were checked so far ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_kept_choices(&self) -> usize {
+        self.verified_choices
+    }
+}
