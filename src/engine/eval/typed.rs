@@ -242,6 +242,7 @@ impl Game<'_> {
 
     /// [`Game::holds_for`] with the condition's lowered form, when the program has one
     /// ([`crate::engine::lowered`]).
+    #[inline]
     pub(in crate::engine) fn holds_lowered(
         &mut self,
         c: CardId,
