@@ -10,10 +10,10 @@
 //! at the same point of the statement's answers, under as many frames, contexts and variables
 //! and the same cards looked at (`it`, nested), on the same game (every change, event,
 //! timestamp, turn and use of a random stream), kept only until the statement is done.
-//! Nothing is kept when the candidates' reading took an answer or drew from a random stream (skipping it
-//! would not take or draw them again), for a search (its reading marks what the searcher
-//! sees), in a payability check (which asks nobody), or while a memo records what is read
-//! (`rule_memo`: a run must record every read it makes). With the memos verified
+//! Nothing is kept when the candidates' reading took an answer or drew from a random stream
+//! (skipping it would not take or draw them again), for a search (its reading marks what the
+//! searcher sees), in a payability check (which asks nobody), or while a memo records what is
+//! read (`rule_memo`: a run must record every read it makes). With the memos verified
 //! (`Game::verify_rule_skips`), kept candidates are read again all the same and compared.
 
 use super::state::CardId;
