@@ -450,26 +450,19 @@ impl<'p> Game<'p> {
     /// nothing; the sum saturates.
     fn total(&mut self, key: &Expr, cards: &Expr) -> Result<Value, Box<Request>> {
         let mut sum: i64 = 0;
+        let mut add = |g: &mut Self, c| {
+            if let Some(k) = g.key_of(key, c)? {
+                sum = sum.saturating_add(k);
+            }
+            Ok(())
+        };
         if let Expr::Filter { cards, condition } = cards {
             // the cards meeting the condition read in place, not listed first
-            self.each_holding(cards, condition, |g, c, _| {
-                g.its.push(c);
-                let r = g.key_of(key, c);
-                g.its.pop();
-                if let Some(k) = r? {
-                    sum = sum.saturating_add(k);
-                }
-                Ok(())
-            })?;
-            return Ok(Value::Int(sum));
-        }
-        let v = self.eval(cards)?;
-        for c in self.cards_of(&v) {
-            self.its.push(c);
-            let r = self.key_of(key, c);
-            self.its.pop();
-            if let Some(k) = r? {
-                sum = sum.saturating_add(k);
+            self.each_holding(cards, condition, |g, c, _| add(g, c))?;
+        } else {
+            let v = self.eval(cards)?;
+            for c in self.cards_of(&v) {
+                add(self, c)?;
             }
         }
         Ok(Value::Int(sum))

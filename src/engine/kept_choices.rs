@@ -16,6 +16,7 @@
 //! read (`rule_memo`: a run must record every read it makes). With the memos verified
 //! (`Game::verify_rule_skips`), kept candidates are read again all the same and compared.
 
+use super::agent::Request;
 use super::state::CardId;
 use super::Game;
 use smallvec::SmallVec;
@@ -48,6 +49,40 @@ pub(super) enum Kept<'p> {
     Slots(Vec<&'p str>),
 }
 
+/// A choice's candidates as they are kept ([`Kept`]).
+pub(super) trait Candidates<'p>: Sized {
+    /// The candidates, to keep.
+    fn kept(&self) -> Kept<'p>;
+    /// Kept candidates, if of this kind of choice.
+    fn from_kept(kept: Kept<'p>) -> Option<Self>;
+}
+
+impl<'p> Candidates<'p> for Vec<CardId> {
+    fn kept(&self) -> Kept<'p> {
+        Kept::Cards(self.clone())
+    }
+
+    fn from_kept(kept: Kept<'p>) -> Option<Self> {
+        match kept {
+            Kept::Cards(cards) => Some(cards),
+            Kept::Slots(_) => None,
+        }
+    }
+}
+
+impl<'p> Candidates<'p> for SmallVec<[&'p str; 8]> {
+    fn kept(&self) -> Kept<'p> {
+        Kept::Slots(self.to_vec())
+    }
+
+    fn from_kept(kept: Kept<'p>) -> Option<Self> {
+        match kept {
+            Kept::Slots(slots) => Some(slots.into_iter().collect()),
+            Kept::Cards(_) => None,
+        }
+    }
+}
+
 /// What a reading of candidates must leave as it found it to be skipped on the replay: the
 /// answers taken and the random streams' uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,9 +113,34 @@ impl<'p> Game<'p> {
         })
     }
 
+    /// A choice's candidates (`at`: their expression; `search`: a search's): those kept for it
+    /// by the reading that asked, or else `read` now — with the memos verified, read all the
+    /// same and compared with the kept ones. Also the marks before the reading (`None`:
+    /// nothing read), for [`Game::keep_candidates`].
+    pub(super) fn kept_or_read<T, C: Candidates<'p>>(
+        &mut self,
+        at: &T,
+        search: bool,
+        read: impl FnOnce(&mut Self) -> Result<C, Box<Request>>,
+    ) -> Result<(C, Option<ReadMarks>), Box<Request>> {
+        let kept = match self.kept_candidates(at, search) {
+            Some(kept) if !self.verify_skips => match C::from_kept(kept) {
+                Some(cands) => return Ok((cands, None)),
+                None => None,
+            },
+            kept => kept,
+        };
+        let since = self.read_marks();
+        let cands = read(self)?;
+        if let Some(kept) = kept {
+            self.verify_kept_choice(&kept, &cands.kept());
+        }
+        Ok((cands, Some(since)))
+    }
+
     /// The candidates kept by the reading that asked, for the choice about to read them again
     /// (`at`, `search`: as [`Game::keep_candidates`] was given them), taken; `None`: none kept.
-    pub(super) fn kept_candidates<T>(&mut self, at: &T, search: bool) -> Option<Kept<'p>> {
+    fn kept_candidates<T>(&mut self, at: &T, search: bool) -> Option<Kept<'p>> {
         // no key is made unless something is kept: most choices are read once
         let (kept, _) = self.choice_asked.as_ref()?;
         if Some(kept) == self.choice_key(at, search).as_ref() {
@@ -90,7 +150,7 @@ impl<'p> Game<'p> {
     }
 
     /// Where the reading of candidates stands ([`ReadMarks`]).
-    pub(super) fn read_marks(&self) -> ReadMarks {
+    fn read_marks(&self) -> ReadMarks {
         ReadMarks(self.answer_pos, self.stream_uses)
     }
 
@@ -103,12 +163,12 @@ impl<'p> Game<'p> {
         at: &T,
         search: bool,
         since: Option<ReadMarks>,
-        kept: impl FnOnce() -> Kept<'p>,
+        cands: &impl Candidates<'p>,
     ) {
         let asks = self.answers.get(self.answer_pos).is_none();
         if asks && since.is_some_and(|since| since == self.read_marks()) {
             if let Some(key) = self.choice_key(at, search) {
-                self.choice_asked = Some((key, kept()));
+                self.choice_asked = Some((key, cands.kept()));
             }
         }
     }
@@ -120,7 +180,7 @@ impl<'p> Game<'p> {
 
     /// With the memos verified: candidates kept for a replay, compared with the same read
     /// again (`read`); a difference is noted.
-    pub(super) fn verify_kept_choice(&mut self, kept: &Kept<'p>, read: &Kept<'p>) {
+    fn verify_kept_choice(&mut self, kept: &Kept<'p>, read: &Kept<'p>) {
         self.verified_choices = self.verified_choices.saturating_add(1);
         if kept != read {
             self.notes.push(format!(

@@ -6,7 +6,6 @@
 //! before anything else.
 
 use super::agent::{Answer, Choice, Request, RequestKind, NO_SLOT};
-use super::kept_choices::Kept;
 use super::state::{shown, CardId, Value, ZoneKey};
 use super::Game;
 use crate::ir::{self, Expr};
@@ -209,17 +208,8 @@ impl<'p> Game<'p> {
             return Ok(Value::Absent);
         };
         // a replayed statement finds the slots its choice asked about kept
-        let (cands, since) = match self.kept_candidates(zone, false) {
-            Some(Kept::Slots(cands)) if !self.verify_skips => (cands.into_iter().collect(), None),
-            kept => {
-                let since = self.read_marks();
-                let cands = self.slot_candidates(z, within, condition)?;
-                if let Some(kept) = kept {
-                    self.verify_kept_choice(&kept, &Kept::Slots(cands.to_vec()));
-                }
-                (cands, Some(since))
-            }
-        };
+        let (cands, since) =
+            self.kept_or_read(zone, false, |g| g.slot_candidates(z, within, condition))?;
         if self.dry.active {
             // a payability check: a choice of 1 needs a slot
             if cands.is_empty() && !optional {
@@ -234,7 +224,7 @@ impl<'p> Game<'p> {
                 .first()
                 .map_or(Value::Absent, |s| Value::Text((*s).to_string())));
         }
-        self.keep_candidates(zone, false, since, || Kept::Slots(cands.to_vec()));
+        self.keep_candidates(zone, false, since, &cands);
         let picked = self.ask_slot(who, optional, ZoneKey { zone: z, owner }, &cands)?;
         Ok(picked.map_or(Value::Absent, Value::Text))
     }

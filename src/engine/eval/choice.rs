@@ -2,7 +2,6 @@
 //! of`, `choose`/`target`/`search`, `declare`, lists.
 
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
-use crate::engine::kept_choices::Kept;
 use crate::engine::state::{CardId, Seat, Value, ZoneKey};
 use crate::engine::Game;
 use crate::ir::{ChoiceKind, Expr};
@@ -72,10 +71,9 @@ impl Game<'_> {
         let mut best: Option<i64> = None;
         let mut tied: Vec<CardId> = Vec::new();
         for c in self.cards_of(&v) {
-            self.its.push(c);
-            let r = self.key_of(key, c);
-            self.its.pop();
-            let Some(k) = r? else { continue };
+            let Some(k) = self.key_of(key, c)? else {
+                continue;
+            };
             let better = best.is_none_or(|b| if highest { k > b } else { k < b });
             if better {
                 best = Some(k);
@@ -165,21 +163,13 @@ impl Game<'_> {
         };
         // a replayed statement finds the candidates its choice asked about kept
         let search = kind == ChoiceKind::Search;
-        let (cands, since) = match self.kept_candidates(from, search) {
-            Some(Kept::Cards(cands)) if !self.verify_skips => (cands, None),
-            kept => {
-                let since = self.read_marks();
-                let pool = self.eval(from)?;
-                if search && !self.dry.active {
-                    self.mark_seen(from)?;
-                }
-                let cands = self.candidates(kind, &pool);
-                if let Some(kept) = kept {
-                    self.verify_kept_choice(&kept, &Kept::Cards(cands.clone()));
-                }
-                (cands, Some(since))
+        let (cands, since) = self.kept_or_read(from, search, |g| {
+            let pool = g.eval(from)?;
+            if search && !g.dry.active {
+                g.mark_seen(from)?;
             }
-        };
+            Ok(g.candidates(kind, &pool))
+        })?;
         if self.dry.active {
             // a payability check: the first candidates, nobody asked
             let picked = self.dry_pick(cands, lo);
@@ -204,7 +194,7 @@ impl Game<'_> {
         } else if lo == cands.len() {
             cands
         } else {
-            self.keep_candidates(from, search, since, || Kept::Cards(cands.clone()));
+            self.keep_candidates(from, search, since, &cands);
             self.ask_cards(kind, who, cands, lo, hi)?
         };
         Ok(if single {

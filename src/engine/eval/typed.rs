@@ -593,18 +593,22 @@ impl Game<'_> {
         Some(bits)
     }
 
-    /// A key read card by card (`total`, `highest … of`), `it` being `c` (on top of `its`):
-    /// the number `eval` gives, through the key's lowered form when the program has one.
+    /// A key read card by card (`total`, `highest … of`) for card `c`, `it` bound to it while
+    /// the key is read: the number `eval` gives, through the key's lowered form when the
+    /// program has one.
     pub(in crate::engine) fn key_of(
         &mut self,
         key: &Expr,
         c: CardId,
     ) -> Result<Option<i64>, Box<Request>> {
-        match self.prog.conds.key(key) {
+        self.its.push(c);
+        let r = match self.prog.conds.key(key) {
             Some(n) if self.verify_lowered => self.key_verified(n, key, c),
             Some(n) => self.num_of(n, key, c),
             None => self.eval_int(key),
-        }
+        };
+        self.its.pop();
+        r
     }
 
     /// [`Game::key_of`] lowered, checked against the key as written (on a copy of the game
