@@ -168,11 +168,12 @@ fn play_verified<const N: usize>(
 /// stand, with no stamp read, must find nothing it read changed); the continuous abilities
 /// are derived again when their memo says nothing they read changed, and must give the same
 /// modifiers; a zone's loop fingerprint kept as unchanged is hashed again, and must be the
-/// same; an action's offers kept as unchanged are read again, and must be the same; a card's
+/// same, as must a card's part of it kept as unchanged (hashed again); an action's offers
+/// kept as unchanged are read again, and must be the same; a card's
 /// stats kept from an earlier generation are computed again, and must be the same; a choice's
 /// candidates kept for its statement's replay are read again, and must be the same.
 fn memos_change_nothing(pack: &str) {
-    let [rules, standing, derivations, zones, offers, stats, choices] = play_verified(
+    let [rules, standing, derivations, zones, cards, offers, stats, choices] = play_verified(
         pack,
         VERIFIED_GAMES,
         |g| g.verify_rule_skips(true),
@@ -182,6 +183,7 @@ fn memos_change_nothing(pack: &str) {
                 g.verified_standing_memos(),
                 g.verified_derivation_skips(),
                 g.verified_zone_fingerprints(),
+                g.verified_card_hashes(),
                 g.verified_kept_offers(),
                 g.verified_kept_stats(),
                 g.verified_kept_choices(),
@@ -190,7 +192,7 @@ fn memos_change_nothing(pack: &str) {
         "to be skipped as unchanged",
     );
     println!(
-        "{pack}: verified {rules} skippable rule runs ({standing} of them known to stand, with no stamp read), {derivations} skippable derivations, {zones} kept zone fingerprints, {offers} kept offers, {stats} kept stats, {choices} kept choices"
+        "{pack}: verified {rules} skippable rule runs ({standing} of them known to stand, with no stamp read), {derivations} skippable derivations, {zones} kept zone fingerprints, {cards} kept card hashes, {offers} kept offers, {stats} kept stats, {choices} kept choices"
     );
     assert!(rules > 0, "{pack}: no check rule was ever skippable");
     assert!(
@@ -199,6 +201,7 @@ fn memos_change_nothing(pack: &str) {
     );
     assert!(derivations > 0, "{pack}: no derivation was ever skippable");
     assert!(zones > 0, "{pack}: no zone fingerprint was ever kept");
+    assert!(cards > 0, "{pack}: no card's loop hash was ever kept");
     assert!(offers > 0, "{pack}: no action's offers were ever kept");
     assert!(stats > 0, "{pack}: no card's stats were ever kept");
     assert!(choices > 0, "{pack}: no choice's candidates were ever kept");

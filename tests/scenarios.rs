@@ -47,6 +47,27 @@ fn every_scenario_passes() {
     );
 }
 
+/// Every scenario passes with the engine's shortcuts checked as it runs (its memos, kept
+/// hashes, offers, stats and choices read again and compared, its lowered conditions
+/// against the conditions as written): each rule the scenarios exercise tests them too.
+#[test]
+fn every_scenario_passes_with_the_engines_shortcuts_checked() {
+    let suite = runner::run_paths_verified(&[PathBuf::from("cards"), PathBuf::from("tests")]);
+    assert!(suite.reports.len() >= 10, "too few scenarios found");
+    let failed: Vec<String> = suite
+        .reports
+        .iter()
+        .filter(|(_, r)| !r.passed())
+        .map(|(path, r)| format!("{path}\n  {}", r.failures.join("\n  ")))
+        .collect();
+    assert!(
+        failed.is_empty(),
+        "{} scenario(s) failed:\n{}",
+        failed.len(),
+        failed.join("\n\n")
+    );
+}
+
 /// The known gaps (`tests/known-gaps/`) are expected failures: each still fails on an
 /// expectation (not on a name the game lacks), and is listed in that folder's README. A gap that
 /// starts passing fails this test until it moves to the real scenarios, so the list stays true.

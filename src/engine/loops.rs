@@ -406,38 +406,92 @@ impl Game<'_> {
         hash
     }
 
-    /// [`Game::zone_fingerprint`], computed.
-    fn hash_zone(&self, slot: usize) -> u64 {
-        let s = &self.state;
-        let n = s.players.len().max(1);
+    /// [`Game::zone_fingerprint`], computed from its cards' hashes ([`card_hash`]): each kept
+    /// with the clock it was taken at, and taken again only when the card changed since (a
+    /// draw changes the deck, not the cards left in it: `Game::cards_changed_at`).
+    fn hash_zone(&mut self, slot: usize) -> u64 {
+        let n = self.state.players.len().max(1);
         let ordered = self
             .prog
             .ruleset
             .zones
             .get(slot.checked_div(n).unwrap_or(0))
             .is_some_and(|d| d.ordered);
-        let cards = s.zones.get(slot).map_or(&[][..], Vec::as_slice);
-        let card_hash = |id: CardId| s.cards.get(id as usize).map_or(0, |c| card_hash(id, c));
+        let (every_card, now) = self.cards_changed_at(slot);
+        if self.card_hashes.len() < self.state.cards.len() {
+            self.card_hashes.resize(self.state.cards.len(), (0, 0));
+        }
+        let zone = self.state.zones.get(slot).map_or(&[][..], Vec::as_slice);
+        let (cards, card_changed) = (&self.state.cards, self.stamps.card_stamps());
+        let kept_hashes = self.card_hashes.as_mut_slice();
         let mut h = rustc_hash::FxHasher::default();
+        // the same cards in any order (an unordered zone): a sum of their hashes
+        let mut sum = 0u64;
+        let mut kept = 0usize;
         if ordered {
-            cards.len().hash(&mut h);
-            for &c in cards {
-                card_hash(c).hash(&mut h);
+            zone.len().hash(&mut h);
+        }
+        for &c in zone {
+            let i = c as usize;
+            let changed = card_changed.get(i).copied().unwrap_or(0).max(every_card);
+            let hash = match kept_hashes.get_mut(i) {
+                Some((after, hash)) if changed < *after => {
+                    kept = kept.wrapping_add(1);
+                    *hash
+                }
+                entry => {
+                    let hash = cards.get(i).map_or(0, |cs| card_hash(c, cs));
+                    if let Some(entry) = entry {
+                        *entry = (now.saturating_add(1), hash);
+                    }
+                    hash
+                }
+            };
+            if ordered {
+                hash.hash(&mut h);
+            } else {
+                sum = sum.wrapping_add(hash);
             }
-        } else {
-            // the same cards in any order: a sum of their hashes
-            let sum = cards
-                .iter()
-                .fold(0u64, |a, &c| a.wrapping_add(card_hash(c)));
-            (cards.len(), sum).hash(&mut h);
+        }
+        if !ordered {
+            (zone.len(), sum).hash(&mut h);
+        }
+        if self.verify_skips {
+            self.verify_card_hashes(slot, kept);
         }
         h.finish()
+    }
+
+    /// With `verify_skips`: every card of zone slot `slot` hashed again and compared with the
+    /// hash kept for it (`kept` of them were kept as unchanged; the others were just taken).
+    fn verify_card_hashes(&mut self, slot: usize, kept: usize) {
+        self.verified_card_hashes = self.verified_card_hashes.saturating_add(kept);
+        let zone = self.state.zones.get(slot).map_or(&[][..], Vec::as_slice);
+        for &c in zone {
+            let i = c as usize;
+            let fresh = self.state.cards.get(i).map_or(0, |cs| card_hash(c, cs));
+            if self
+                .card_hashes
+                .get(i)
+                .is_some_and(|&(_, hash)| hash != fresh)
+            {
+                self.notes.push(format!(
+                    "a card's loop hash was to be skipped as unchanged, but the card changed (card {c})"
+                ));
+            }
+        }
     }
 
     /// How many zone fingerprints kept as unchanged were checked ([`Game::verify_rule_skips`]).
     #[doc(hidden)]
     pub fn verified_zone_fingerprints(&self) -> usize {
         self.verified_fingerprints
+    }
+
+    /// How many cards' loop hashes kept as unchanged were checked ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_card_hashes(&self) -> usize {
+        self.verified_card_hashes
     }
 }
 

@@ -454,8 +454,13 @@ pub struct Game<'p> {
     /// Per zone slot: its part of the loop fingerprint, and the clock of changes it was
     /// computed at (`loops.rs`).
     zone_fingerprints: Vec<(u64, u64)>,
+    /// Per card (by id): its part of a zone's fingerprint, kept while the card is unchanged
+    /// (`loops.rs`), with the tick after the clock of changes it was taken at (0: not taken).
+    card_hashes: Vec<(u64, u64)>,
     /// How many zone fingerprints kept as unchanged `verify_skips` checked.
     verified_fingerprints: usize,
+    /// How many cards' hashes kept as unchanged `verify_skips` checked.
+    verified_card_hashes: usize,
     /// How many check rules' memos known to stand (`rule_memo::Standing`) `verify_skips`
     /// checked against what they read.
     verified_standing: usize,
@@ -637,7 +642,9 @@ impl<'p> Game<'p> {
             verified_skips: 0,
             verified_derivations: 0,
             zone_fingerprints: Vec::new(),
+            card_hashes: Vec::new(),
             verified_fingerprints: 0,
+            verified_card_hashes: 0,
             verified_standing: 0,
             verified_offers: 0,
             verified_choices: 0,

@@ -3,7 +3,7 @@
 
 use super::program::Program;
 use super::rule_memo::Touched;
-use super::state::{CardId, Value, ZoneKey};
+use super::state::{card_id, CardId, Value, ZoneKey};
 use super::{CallStart, EventData, Frame, Frames, Game};
 use crate::ir::{self, Face, Position};
 use smallvec::smallvec;
@@ -211,12 +211,18 @@ impl<'p> Game<'p> {
                 cs.states |= 1 << si;
             }
         }
-        self.changed(if detached {
+        if detached {
             // the cards set on it, wherever they are, are set on nothing now
-            Touched::Everything
+            self.changed(Touched::Everything);
+            self.card_itself_changed(c);
         } else {
-            Touched::Move { from, to, host }
-        });
+            self.changed(Touched::Move {
+                card: c,
+                from,
+                to,
+                host,
+            });
+        }
         self.log_move(c, (from, to), seen_before, left.as_deref());
         if from == to {
             if let Some(d) = partner {
@@ -301,9 +307,10 @@ impl<'p> Game<'p> {
             "a card no card is set on, by the hosts found"
         );
         if hosting {
-            for x in self.state.cards.iter_mut() {
-                if x.host == Some(c) {
-                    x.host = None;
+            for x in 0..self.state.cards.len() {
+                if self.state.cards[x].host == Some(c) {
+                    self.state.cards[x].host = None;
+                    self.card_itself_changed(card_id(x));
                     detached = true;
                 }
             }

@@ -75,6 +75,13 @@ pub(super) struct Stamps {
     /// Per zone slot: a change no memo reads (a card becoming known to a player), which the
     /// loop fingerprint's zones (`loops.rs`) still see.
     unread: Vec<u64>,
+    /// Per card (by id): the last change to the card itself, read or not (what the loop
+    /// fingerprint hashes of it; `loops.rs` keeps each card's hash while it is unchanged).
+    /// Cards are all made when the game is set up, before any hash is taken.
+    cards: Vec<u64>,
+    /// Per zone slot: the last change to cards of the slot not told card by card (what the
+    /// players know of a shuffled zone's cards).
+    contents: Vec<u64>,
     /// The rule memos known to stand: nothing they read changed (see [`Standing`]).
     standing: Standing,
 }
@@ -210,6 +217,16 @@ pub(super) fn memo_bit(i: usize) -> Option<u64> {
 }
 
 impl Stamps {
+    /// Per card (by id), the last change to the card itself (a card past the end: none).
+    pub(super) fn card_stamps(&self) -> &[u64] {
+        &self.cards
+    }
+
+    /// Card `c` itself changed at tick `t`.
+    fn card_changed(&mut self, c: CardId, t: u64) {
+        stamp_at(&mut self.cards, c as usize, t);
+    }
+
     /// Zone slot `slot`'s entries for the states whose bits `bits` has, stamped `t`.
     fn stamp_states(&mut self, slot: usize, bits: u64, t: u64) {
         for i in set_bits(bits) {
@@ -257,6 +274,7 @@ pub(super) enum Touched {
     Counter(CardId, u16),
     /// A card moved between two zones (or within one), leaving the card it was set on (if any).
     Move {
+        card: CardId,
         from: ZoneKey,
         to: ZoneKey,
         host: Option<CardId>,
@@ -267,7 +285,8 @@ pub(super) enum Touched {
     Moment,
     /// A player's counter or keyword.
     Players,
-    /// Anything else.
+    /// Anything else. (Not the cards' own fields: a card changed with it is told as well
+    /// (`Game::card_itself_changed`), since a card's loop hash is kept through it.)
     Everything,
 }
 
@@ -472,7 +491,13 @@ impl<'p> Game<'p> {
             Touched::Card(c) => self.stamp_card_and_host(c, t, Part::Other),
             Touched::States(c, states) => self.stamp_card_and_host(c, t, Part::States(states)),
             Touched::Counter(c, k) => self.stamp_card_and_host(c, t, Part::Counter(k)),
-            Touched::Move { from, to, host } => {
+            Touched::Move {
+                card,
+                from,
+                to,
+                host,
+            } => {
+                self.stamps.card_changed(card, t);
                 self.stamp_zone(from, t);
                 self.stamp_zone(to, t);
                 if let Some(h) = host {
@@ -518,8 +543,10 @@ impl<'p> Game<'p> {
         self.stamps.tick
     }
 
-    /// A card's zone, and the zone of the card it is set on, stamped with what changed.
+    /// A card's zone, and the zone of the card it is set on, stamped with what changed (and
+    /// the card itself).
     fn stamp_card_and_host(&mut self, c: CardId, t: u64, part: Part) {
+        self.stamps.card_changed(c, t);
         self.stamp_card(c, t, part);
         if let Some(h) = self.state.cards[c as usize].host {
             self.stamp_card(h, t, part);
@@ -552,18 +579,25 @@ impl<'p> Game<'p> {
         }
     }
 
-    /// A card changed in a way no memo reads (see [`Stamps::unread`]): its zone is stamped.
+    /// A card changed in a way no memo reads (see [`Stamps::unread`]): it and its zone are
+    /// stamped.
     pub(super) fn changed_unread_card(&mut self, c: CardId) {
-        self.changed_unread(self.state.slot(self.state.cards[c as usize].zone));
+        let t = self.stamp_unread(self.state.slot(self.state.cards[c as usize].zone));
+        self.stamps.card_changed(c, t);
     }
 
-    /// Cards of zone slot `slot` changed in a way no memo reads (see [`Stamps::unread`]).
+    /// Cards of zone slot `slot` changed in a way no memo reads (see [`Stamps::unread`]),
+    /// which cards not told.
     pub(super) fn changed_unread(&mut self, slot: usize) {
+        let t = self.stamp_unread(slot);
+        stamp_at(&mut self.stamps.contents, slot, t);
+    }
+
+    /// Zone slot `slot` stamped as changed in a way no memo reads; the tick it took.
+    fn stamp_unread(&mut self, slot: usize) -> u64 {
         let t = self.next_tick();
-        if self.stamps.unread.len() <= slot {
-            self.stamps.unread.resize(slot.saturating_add(1), 0);
-        }
-        self.stamps.unread[slot] = t;
+        stamp_at(&mut self.stamps.unread, slot, t);
+        t
     }
 
     /// The last change to anything of zone slot `slot` (its cards, their order, anything of
@@ -577,6 +611,21 @@ impl<'p> Game<'p> {
             .max(s.everything)
             .max(s.unread.get(slot).copied().unwrap_or(0));
         (last, s.tick)
+    }
+
+    /// The last change to anything of every card of zone slot `slot` (its cards' changes not
+    /// told card by card), and the clock now: with [`Stamps::card_stamps`], a card's loop
+    /// hash taken at a later tick than both is still good.
+    pub(super) fn cards_changed_at(&self, slot: usize) -> (u64, u64) {
+        let s = &self.stamps;
+        (s.contents.get(slot).copied().unwrap_or(0), s.tick)
+    }
+
+    /// Card `c`'s own fields changed with a change told as [`Touched::Everything`] (which
+    /// does not stamp them): its loop hash is taken again.
+    pub(super) fn card_itself_changed(&mut self, c: CardId) {
+        let t = self.next_tick();
+        self.stamps.card_changed(c, t);
     }
 
     /// The memos' clock now: one tick per change.
@@ -1078,6 +1127,14 @@ enum Part {
     States(u64),
     /// A counter (by index).
     Counter(u16),
+}
+
+/// Stamps entry `i` of a table with tick `t`, growing the table to hold it.
+fn stamp_at(table: &mut Vec<u64>, i: usize, t: u64) {
+    if table.len() <= i {
+        table.resize(i.saturating_add(1), 0);
+    }
+    table[i] = t;
 }
 
 /// Fresh stamps for a game of `prog` with `slots` zone slots, `states` states and `counters`

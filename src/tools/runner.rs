@@ -35,6 +35,14 @@ impl Report {
 
 /// Runs a scenario; `Err` holds diagnostics for names the game does not know.
 pub fn run(prog: &Program, sc: &Scenario) -> Result<Report, Vec<Diagnostic>> {
+    run_checked(prog, sc, false)
+}
+
+/// [`run`], with the engine's shortcuts checked as it goes when `verify` is set (its memos,
+/// kept values and lowered conditions read again and compared: `Game::verify_rule_skips`,
+/// `Game::verify_lowered`): a check that found a difference is a failure of the scenario.
+/// The scenarios then test the engine's shortcuts on every rule they exercise.
+fn run_checked(prog: &Program, sc: &Scenario, verify: bool) -> Result<Report, Vec<Diagnostic>> {
     let mut r = Resolver {
         prog,
         file: sc.file,
@@ -77,6 +85,8 @@ pub fn run(prog: &Program, sc: &Scenario) -> Result<Report, Vec<Diagnostic>> {
     for (seat, k, v) in counters {
         game.state.players[seat as usize].counters[k as usize] = v;
     }
+    game.verify_rule_skips(verify);
+    game.verify_lowered(verify);
     let mut report = Report {
         name: sc.name.clone(),
         ..Report::default()
@@ -130,6 +140,15 @@ pub fn run(prog: &Program, sc: &Scenario) -> Result<Report, Vec<Diagnostic>> {
             && sc.expect.winner.as_ref().map(|w| w.value) != Some(Winner::Draw)
         {
             report.failures.push(format!("the game ended early: {n}"));
+        }
+    }
+    if verify {
+        for n in &game.notes {
+            if n.contains("to be skipped as unchanged") || n.contains("a lowered condition") {
+                report
+                    .failures
+                    .push(format!("a check of the engine's shortcuts failed: {n}"));
+            }
         }
     }
     report.log = game.log().iter().map(|e| e.text.clone()).collect();
@@ -879,6 +898,18 @@ pub fn run_paths(paths: &[std::path::PathBuf]) -> Suite {
 /// [`run_paths`] with the pack folders `packs` loaded first (`fuda test --pack DIR`): their
 /// cards join their game's, so scenarios may name them.
 pub fn run_paths_with_packs(paths: &[std::path::PathBuf], packs: &[std::path::PathBuf]) -> Suite {
+    run_all(paths, packs, false)
+}
+
+/// [`run_paths`] with the engine's shortcuts checked in every scenario (see `run_checked`):
+/// a test of the engine, not of the rules.
+#[doc(hidden)]
+pub fn run_paths_verified(paths: &[std::path::PathBuf]) -> Suite {
+    run_all(paths, &[], true)
+}
+
+/// [`run_paths_with_packs`], with the engine's shortcuts checked when `verify` is set.
+fn run_all(paths: &[std::path::PathBuf], packs: &[std::path::PathBuf], verify: bool) -> Suite {
     let mut suite = Suite::default();
     let mut extra: Vec<String> = Vec::new();
     for p in packs {
@@ -926,7 +957,7 @@ pub fn run_paths_with_packs(paths: &[std::path::PathBuf], packs: &[std::path::Pa
             programs.insert(key.clone(), p);
         }
         let report = match &programs[&key] {
-            Ok(prog) => match run(prog, &sc) {
+            Ok(prog) => match run_checked(prog, &sc, verify) {
                 Ok(r) => r,
                 Err(diags) => {
                     suite.session.diags.extend(diags);

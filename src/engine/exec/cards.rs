@@ -99,6 +99,7 @@ impl<'p> Game<'p> {
                 self.state.cards[c as usize].entered = ts;
                 // the card it was set on before, if any, loses what it carried
                 self.changed(Touched::Everything);
+                self.card_itself_changed(c);
                 self.log_cards("attach", &[c, h], |n| {
                     format!("{} is set on {}", n[0], n[1])
                 });
