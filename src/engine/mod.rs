@@ -581,9 +581,10 @@ impl<'p> Game<'p> {
         let mut random = ChaCha8Rng::seed_from_u64(options.seed);
         random.set_stream(RANDOM_STREAM);
         let state = initial_state(prog, placements);
+        let cards = state.cards.len();
         let (stamps, rule_memos) = rule_memo::fresh(
             prog,
-            state.zones.len(),
+            (state.zones.len(), state.cards.len()),
             prog.states.len(),
             prog.ruleset.counters.len(),
         );
@@ -642,7 +643,7 @@ impl<'p> Game<'p> {
             verified_skips: 0,
             verified_derivations: 0,
             zone_fingerprints: Vec::new(),
-            card_hashes: Vec::new(),
+            card_hashes: vec![(0, 0); cards],
             verified_fingerprints: 0,
             verified_card_hashes: 0,
             verified_standing: 0,

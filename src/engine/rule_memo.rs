@@ -1137,11 +1137,11 @@ fn stamp_at(table: &mut Vec<u64>, i: usize, t: u64) {
     table[i] = t;
 }
 
-/// Fresh stamps for a game of `prog` with `slots` zone slots, `states` states and `counters`
-/// counters, and an empty memo per rule and player.
+/// Fresh stamps for a game of `prog` with `slots` zone slots and `cards` cards, `states`
+/// states and `counters` counters, and an empty memo per rule and player.
 pub(super) fn fresh(
     prog: &Program,
-    slots: usize,
+    (slots, cards): (usize, usize),
     states: usize,
     counters: usize,
 ) -> (Stamps, Vec<Option<RuleMemo>>) {
@@ -1162,6 +1162,8 @@ pub(super) fn fresh(
     (
         Stamps {
             slots: vec![SlotStamps::default(); slots],
+            cards: vec![0; cards],
+            contents: vec![0; slots],
             parts: vec![0; slots.saturating_mul(width)],
             states,
             width,
