@@ -169,9 +169,9 @@ fn play_verified<const N: usize>(
 /// are derived again when their memo says nothing they read changed, and must give the same
 /// modifiers; a zone's loop fingerprint kept as unchanged is hashed again, and must be the
 /// same, as must a card's part of it kept as unchanged (hashed again); an action's offers
-/// kept as unchanged are read again, and must be the same; a card's
-/// stats kept from an earlier generation are computed again, and must be the same; a choice's
-/// candidates kept for its statement's replay are read again, and must be the same.
+/// kept as unchanged are read again, and must be the same; a card's stats kept from an
+/// earlier generation are computed again, and must be the same; a choice's candidates kept
+/// for its statement's replay are read again, and must be the same.
 fn memos_change_nothing(pack: &str) {
     let [rules, standing, derivations, zones, cards, offers, stats, choices] = play_verified(
         pack,
