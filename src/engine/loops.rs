@@ -418,9 +418,6 @@ impl Game<'_> {
             .get(slot.checked_div(n).unwrap_or(0))
             .is_some_and(|d| d.ordered);
         let (every_card, now) = self.cards_changed_at(slot);
-        if self.card_hashes.len() < self.state.cards.len() {
-            self.card_hashes.resize(self.state.cards.len(), (0, 0));
-        }
         let zone = self.state.zones.get(slot).map_or(&[][..], Vec::as_slice);
         let (cards, card_changed) = (&self.state.cards, self.stamps.card_stamps());
         let kept_hashes = self.card_hashes.as_mut_slice();

@@ -584,7 +584,7 @@ impl<'p> Game<'p> {
         let cards = state.cards.len();
         let (stamps, rule_memos) = rule_memo::fresh(
             prog,
-            (state.zones.len(), state.cards.len()),
+            (state.zones.len(), cards),
             prog.states.len(),
             prog.ruleset.counters.len(),
         );

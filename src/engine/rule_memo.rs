@@ -621,8 +621,8 @@ impl<'p> Game<'p> {
         (s.contents.get(slot).copied().unwrap_or(0), s.tick)
     }
 
-    /// Card `c`'s own fields changed with a change told as [`Touched::Everything`] (which
-    /// does not stamp them): its loop hash is taken again.
+    /// Card `c`'s own fields changed with a change told otherwise (as [`Touched::Everything`],
+    /// which does not stamp them, or as another card's move): its loop hash is taken again.
     pub(super) fn card_itself_changed(&mut self, c: CardId) {
         let t = self.next_tick();
         self.stamps.card_changed(c, t);

@@ -121,9 +121,8 @@ impl<'p> Game<'p> {
     /// left (`left`), and the log says so.
     pub(super) fn take_slot(&mut self, d: CardId, left: Option<String>) {
         self.state.cards[d as usize].slot.clone_from(&left);
-        // the move that made the two swap stamped their zone for the memos; this card itself
-        // changed too (its loop hash, `loops.rs`, is taken again)
-        self.changed_unread_card(d);
+        // the move that made the two swap stamped their zone; this card itself changed too
+        self.card_itself_changed(d);
         let to = left.unwrap_or_else(|| "no slot".into());
         self.log_cards("move", &[d], |n| format!("{} moves to {to}", n[0]));
     }
