@@ -179,11 +179,11 @@ impl<'p> Game<'p> {
     }
 
     /// With the memos verified: candidates kept for a replay, compared with the same read
-    /// again (`read`); a difference is noted.
+    /// again (`read`); a difference is a failed check ([`Game::failed_checks`]).
     fn verify_kept_choice(&mut self, kept: &Kept<'p>, read: &Kept<'p>) {
         self.verified_choices = self.verified_choices.saturating_add(1);
         if kept != read {
-            self.notes.push(format!(
+            self.failed_checks.push(format!(
                 "a choice's candidates were to be skipped as unchanged, but reading them again \
                  gave others (kept {kept:?}, read {read:?})"
             ));

@@ -133,7 +133,7 @@ impl<'p> Game<'p> {
         if unchanged {
             self.verified_derivations = self.verified_derivations.saturating_add(1);
             if !same {
-                self.notes.push(
+                self.failed_checks.push(
                     "the continuous abilities were to be skipped as unchanged, but deriving them again changed what they give"
                         .to_string(),
                 );
@@ -493,7 +493,7 @@ impl<'p> Game<'p> {
     /// they are computed from changed since (`Game::stats_inputs_unchanged`: its zone but for
     /// states and counters, the modifiers continuous abilities give, anything not followed)
     /// and no `while` modifier was on it. A kept entry is fresh for this generation; with the
-    /// memos verified, it is computed again and compared (a difference is noted).
+    /// memos verified, it is computed again and compared (a difference is a failed check).
     fn stats_kept(&mut self, c: CardId, width: usize) -> bool {
         let Some(tick) = self.derived.stats.lasting_since(c) else {
             return false;
@@ -506,7 +506,7 @@ impl<'p> Game<'p> {
             let vals = self.computed_stats(c);
             self.verified_stats = self.verified_stats.saturating_add(1);
             if self.derived.stats.read(c, width) != vals.as_slice() {
-                self.notes.push(format!(
+                self.failed_checks.push(format!(
                     "a card's stats were to be skipped as unchanged, but computing them again gave other values (card {c}: kept {:?}, computed {vals:?})",
                     self.derived.stats.read(c, width)
                 ));

@@ -391,7 +391,7 @@ impl Game<'_> {
             }
             self.verified_fingerprints = self.verified_fingerprints.saturating_add(1);
             if hash != self.hash_zone(slot) {
-                self.notes.push(format!(
+                self.failed_checks.push(format!(
                     "a zone's fingerprint was to be skipped as unchanged, but the zone changed (slot {slot})"
                 ));
             }
@@ -472,7 +472,7 @@ impl Game<'_> {
                 .get(i)
                 .is_some_and(|&(_, hash)| hash != fresh)
             {
-                self.notes.push(format!(
+                self.failed_checks.push(format!(
                     "a card's loop hash was to be skipped as unchanged, but the card changed (card {c})"
                 ));
             }

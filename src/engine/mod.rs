@@ -478,6 +478,9 @@ pub struct Game<'p> {
     verify_lowered: bool,
     /// How many evaluations `verify_lowered` checked.
     verified_lowered: usize,
+    /// What the checks `verify_skips` and `verify_lowered` turn on found wrong: a shortcut that
+    /// gave another answer than the work it stands for (empty while neither is on).
+    failed_checks: Vec<String>,
 }
 
 /// Where a card starts in a game set up by hand (scenarios).
@@ -652,6 +655,7 @@ impl<'p> Game<'p> {
             verified_stats: 0,
             verify_lowered: false,
             verified_lowered: 0,
+            failed_checks: Vec::new(),
         }
     }
 

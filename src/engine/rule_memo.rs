@@ -903,7 +903,7 @@ impl<'p> Game<'p> {
         if standing {
             self.verified_standing = self.verified_standing.saturating_add(1);
             if !unchanged {
-                self.notes.push(format!(
+                self.failed_checks.push(format!(
                     "a check rule's reads were to be skipped as unchanged, but one changed (rule memo {i})"
                 ));
             }
@@ -991,7 +991,7 @@ impl<'p> Game<'p> {
     pub(super) fn verify_kept_offers(&mut self, action: u16, kept: &[Offer], read: &[Offer]) {
         self.verified_offers = self.verified_offers.saturating_add(1);
         if kept != read {
-            self.notes.push(format!(
+            self.failed_checks.push(format!(
                 "an action's offers were to be skipped as unchanged, but reading them again gave \
                  other offers (action {action}: kept {kept:?}, read {read:?})"
             ));
@@ -1041,7 +1041,7 @@ impl<'p> Game<'p> {
             self.verified_skips = self.verified_skips.saturating_add(1);
         }
         if run.expected_quiet && !quiet {
-            self.notes.push(format!(
+            self.failed_checks.push(format!(
                 "a check rule was to be skipped as unchanged, but its run changed the game (rule memo {})",
                 run.memo
             ));
@@ -1060,12 +1060,21 @@ impl<'p> Game<'p> {
     /// Runs check rules even when their memos say they would change nothing, derives the
     /// continuous abilities again even when their memo says nothing they read changed, reads
     /// an action's offers again even when they are kept, computes a card's stats again when
-    /// they are kept from an earlier generation, and notes (in [`Game::notes`]) any such run
-    /// that changed the game, derivation that gave other modifiers, offers or stats that
-    /// differ: a test of the memos.
+    /// they are kept from an earlier generation (and so on for every kept value), and lists
+    /// (in [`Game::failed_checks`]) any such run that changed the game, derivation that gave
+    /// other modifiers, offers or stats that differ: a test of the memos.
     #[doc(hidden)]
     pub fn verify_rule_skips(&mut self, on: bool) {
         self.verify_skips = on;
+    }
+
+    /// What the engine's checks of its own shortcuts ([`Game::verify_rule_skips`],
+    /// [`Game::verify_lowered`]) found wrong so far, one line each: empty while the shortcuts
+    /// gave what the work they skip gives (and while neither check is on). Tests and the
+    /// scenario runner's checked run fail on any line here.
+    #[doc(hidden)]
+    pub fn failed_checks(&self) -> &[String] {
+        &self.failed_checks
     }
 
     /// What the running rule has read so far, as text (`None`: no run is recorded): lets a

@@ -283,7 +283,7 @@ impl Game<'_> {
     }
 
     /// [`Game::holds_lowered`] for a card whose [`Leaf`] read in place gave `quick`, with
-    /// lowered conditions checked (`verify_lowered`): a disagreement is noted.
+    /// lowered conditions checked (`verify_lowered`): a disagreement is a failed check.
     #[cold]
     pub(in crate::engine) fn leaf_verified(
         &mut self,
@@ -294,7 +294,7 @@ impl Game<'_> {
     ) -> Result<bool, Box<Request>> {
         let holds = self.holds_lowered(c, lowered, condition)?;
         if quick != holds {
-            self.notes.push(format!(
+            self.failed_checks.push(format!(
                 "a lowered condition disagreed: {quick} as read in place (card {c}), {holds} as lowered, of {condition:?}"
             ));
         }
@@ -337,7 +337,7 @@ impl Game<'_> {
 
     /// [`Game::holds_lowered`] (or [`Game::holds_candidate`]) checked against the condition as
     /// written, evaluated on a copy of the game as it was: a disagreement (in the answer, or in
-    /// the reads recorded for the rule memo) is noted in [`Game::notes`]. `it`: whether the
+    /// the reads recorded for the rule memo) is listed in [`Game::failed_checks`]. `it`: whether the
     /// condition's card is `it` (a filter's; otherwise an action's candidate variable, bound
     /// already).
     fn holds_verified(
@@ -365,7 +365,7 @@ impl Game<'_> {
         got
     }
 
-    /// Notes (in [`Game::notes`]) where a lowered evaluation (`got`) and the same evaluation
+    /// Lists (in [`Game::failed_checks`]) where a lowered evaluation (`got`) and the same evaluation
     /// as written (`expected`, made on `twin`, a copy of the game as it was) disagreed: in
     /// what they gave, or in the reads they recorded for the rule memo. `what`: the
     /// expression evaluated.
@@ -379,14 +379,14 @@ impl Game<'_> {
         self.verified_lowered = self.verified_lowered.saturating_add(1);
         let answer = |r: &Result<T, Box<Request>>| r.as_ref().ok().copied();
         if answer(expected) != answer(got) || expected.is_err() != got.is_err() {
-            self.notes.push(format!(
+            self.failed_checks.push(format!(
                 "a lowered condition disagreed: {:?} as lowered, {:?} as written, of {what:?}",
                 answer(got),
                 answer(expected)
             ));
         }
         if twin.reads_so_far() != self.reads_so_far() {
-            self.notes.push(format!(
+            self.failed_checks.push(format!(
                 "a lowered condition recorded other reads: {:?} as lowered, {:?} as written, of {what:?}",
                 self.reads_so_far(),
                 twin.reads_so_far()
@@ -395,7 +395,7 @@ impl Game<'_> {
     }
 
     /// Checks every lowered filter condition (and action's `if`) against the condition as
-    /// written, card by card, noting (in [`Game::notes`]) any disagreement: a test of
+    /// written, card by card, listing (in [`Game::failed_checks`]) any disagreement: a test of
     /// `engine::lowered`.
     #[doc(hidden)]
     pub fn verify_lowered(&mut self, on: bool) {
