@@ -245,8 +245,20 @@ impl<'p> Game<'p> {
         zone: &Id,
         owner: Option<&Expr>,
     ) -> Result<Value, Box<Request>> {
+        Ok(self
+            .zone_named(zone, owner)?
+            .map_or(Value::Absent, |(z, owners)| Value::Zone(z, owners)))
+    }
+
+    /// The zone [`Game::eval_zone`] reads, as its index and owners, with no value built
+    /// (`None`: the program has no such zone).
+    pub(super) fn zone_named(
+        &mut self,
+        zone: &Id,
+        owner: Option<&Expr>,
+    ) -> Result<Option<(u16, Seats)>, Box<Request>> {
         let Some(&z) = self.prog.zones.get(zone) else {
-            return Ok(Value::Absent);
+            return Ok(None);
         };
         let owners: Seats = match owner {
             None => {
@@ -273,7 +285,7 @@ impl<'p> Game<'p> {
                 self.note_zone(ZoneKey { zone: z, owner: o });
             }
         }
-        Ok(Value::Zone(z, owners))
+        Ok(Some((z, owners)))
     }
 
     /// Whose zone `<owner>.<zone>` names: a player, players, or a card's controller.
@@ -627,29 +639,30 @@ impl<'p> Game<'p> {
         match v {
             Value::Card(c) => out.extend([*c]),
             Value::Cards(cs) => out.extend(cs.iter().copied()),
-            Value::Zone(z, owners) => {
-                for o in owners {
-                    let k = ZoneKey {
-                        zone: *z,
-                        owner: *o,
-                    };
-                    if self.state.aliases.iter().any(|a| a.from == k) {
-                        continue; // a zone read as another does not exist meanwhile (3.3.6.b)
-                    }
-                    let cards = self.state.zone(k);
-                    if self.prog.ruleset.zones[*z as usize].ordered {
-                        out.extend(cards.iter().rev().copied());
-                    } else {
-                        out.extend(cards.iter().copied());
-                    }
-                }
-            }
+            Value::Zone(z, owners) => self.zone_cards_into(*z, owners, out),
             Value::List(l) => {
                 for x in l.iter() {
                     self.cards_into(x, out);
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The cards of zone `z` of each of `owners`, appended to `out` as [`Game::cards_of`]
+    /// lists them (an ordered zone from its top).
+    pub(super) fn zone_cards_into<L: Extend<CardId>>(&self, z: u16, owners: &[Seat], out: &mut L) {
+        for &owner in owners {
+            let k = ZoneKey { zone: z, owner };
+            if self.state.aliases.iter().any(|a| a.from == k) {
+                continue; // a zone read as another does not exist meanwhile (3.3.6.b)
+            }
+            let cards = self.state.zone(k);
+            if self.prog.ruleset.zones[z as usize].ordered {
+                out.extend(cards.iter().rev().copied());
+            } else {
+                out.extend(cards.iter().copied());
+            }
         }
     }
 

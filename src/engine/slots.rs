@@ -152,13 +152,34 @@ impl<'p> Game<'p> {
     /// `cards at name`: those in the slot (or a slot of the group) `name` names; none when it
     /// names nothing.
     pub(super) fn at_slot(&mut self, cards: &Expr, slot: &Expr) -> Result<Value, Box<Request>> {
+        if let Expr::Text(name) = slot {
+            // a slot named in the text (the commonest form) is read in place, and a filter's
+            // cards are tested as it lists them, with no list of its own in between
+            if let Expr::Filter { cards, condition } = cards {
+                let mut out = Vec::new();
+                self.each_holding(cards, condition, |g, c, _| {
+                    if g.in_slot(c, name) {
+                        out.push(c);
+                    }
+                    Ok(())
+                })?;
+                return Ok(Value::Cards(out));
+            }
+            let v = self.eval(cards)?;
+            return Ok(Value::Cards(self.cards_in_slot(&v, name)));
+        }
         let v = self.eval(cards)?;
         let Value::Text(name) = self.eval(slot)? else {
             return Ok(Value::Cards(Vec::new()));
         };
-        let mut list = self.cards_vec(&v);
-        list.retain(|c| self.in_slot(*c, &name));
-        Ok(Value::Cards(list))
+        Ok(Value::Cards(self.cards_in_slot(&v, &name)))
+    }
+
+    /// The cards of `v` in the slot `name` names ([`Game::in_slot`]), in order.
+    fn cards_in_slot(&self, v: &Value, name: &str) -> Vec<CardId> {
+        let mut list = self.cards_vec(v);
+        list.retain(|c| self.in_slot(*c, name));
+        list
     }
 
     /// `this.<relation>`: the card in the slot of the opponent's same zone that the relation pairs

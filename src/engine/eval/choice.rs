@@ -31,8 +31,19 @@ impl Game<'_> {
         condition: &Expr,
         mut each: impl FnMut(&mut Self, CardId, usize) -> Result<(), Box<Request>>,
     ) -> Result<(), Box<Request>> {
-        let v = self.eval(cards)?;
-        let list = self.pooled_cards_of(&v);
+        let list = if let Expr::Zone { zone, owner } = cards {
+            // a zone's cards listed where they lie, with no value built for the zone
+            self.note_read(cards);
+            let named = self.zone_named(zone, owner.as_deref())?;
+            let mut list = self.card_pool.0.pop().unwrap_or_default();
+            if let Some((z, owners)) = named {
+                self.zone_cards_into(z, &owners, &mut list);
+            }
+            list
+        } else {
+            let v = self.eval(cards)?;
+            self.pooled_cards_of(&v)
+        };
         let lowered = self.prog.conds.get(condition);
         let leaf = self.leaf(lowered, condition);
         for (i, &c) in list.iter().enumerate() {
