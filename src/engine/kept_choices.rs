@@ -4,7 +4,9 @@
 //! answer is in (`Game::run_statement`): the choice that asked is read a second time, on a
 //! game that has not changed, to find what the answer picked. Its candidates (the cards of a
 //! `choose`/`target`, the slots of a `choose … slot of`) are kept from the first reading and
-//! taken back by the second instead of being read again.
+//! taken back by the second instead of being read again. A window's step that asks a player
+//! for an action is replayed the same way, and keeps the offers it asked about the same way
+//! (its entries' address standing for the choice's expression).
 //!
 //! The two readings are matched by [`ChoiceKey`]: the same choice (its expression's address),
 //! at the same point of the statement's answers, under as many frames, contexts and variables
@@ -18,13 +20,13 @@
 
 use super::agent::Request;
 use super::state::CardId;
-use super::Game;
+use super::{Game, Offer};
 use smallvec::SmallVec;
 
 /// Where a choice read its candidates (see the module's doc).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct ChoiceKey {
-    /// The choice's expression (its candidates'), by address.
+    /// The choice's expression (its candidates'), or the window's entries, by address.
     at: usize,
     /// How many of the statement's answers were taken before it.
     answer_pos: usize,
@@ -47,6 +49,8 @@ pub(super) enum Kept<'p> {
     /// A choice of a slot: the slots' names (a `Vec`, as a `Game` must stay covariant in
     /// its program's lifetime, which a `SmallVec` of them is not).
     Slots(Vec<&'p str>),
+    /// A window's step: the offers the player was asked to choose from, in order.
+    Offers(Vec<Offer>),
 }
 
 /// A choice's candidates as they are kept ([`Kept`]).
@@ -65,7 +69,7 @@ impl<'p> Candidates<'p> for Vec<CardId> {
     fn from_kept(kept: Kept<'p>) -> Option<Self> {
         match kept {
             Kept::Cards(cards) => Some(cards),
-            Kept::Slots(_) => None,
+            Kept::Slots(_) | Kept::Offers(_) => None,
         }
     }
 }
@@ -78,7 +82,20 @@ impl<'p> Candidates<'p> for SmallVec<[&'p str; 8]> {
     fn from_kept(kept: Kept<'p>) -> Option<Self> {
         match kept {
             Kept::Slots(slots) => Some(slots.into_iter().collect()),
-            Kept::Cards(_) => None,
+            Kept::Cards(_) | Kept::Offers(_) => None,
+        }
+    }
+}
+
+impl<'p> Candidates<'p> for Vec<Offer> {
+    fn kept(&self) -> Kept<'p> {
+        Kept::Offers(self.clone())
+    }
+
+    fn from_kept(kept: Kept<'p>) -> Option<Self> {
+        match kept {
+            Kept::Offers(offers) => Some(offers),
+            Kept::Cards(_) | Kept::Slots(_) => None,
         }
     }
 }
@@ -92,13 +109,13 @@ impl<'p> Game<'p> {
     /// The key of a choice reading its candidates (`at`: their expression), or `None` when
     /// they are not kept (`search`: the reading marks what is seen; a payability check; reads
     /// being recorded).
-    fn choice_key<T>(&self, at: &T, search: bool) -> Option<ChoiceKey> {
+    fn choice_key<T: ?Sized>(&self, at: &T, search: bool) -> Option<ChoiceKey> {
         if search || self.dry.active || self.recording() {
             return None;
         }
         let s = &self.state;
         Some(ChoiceKey {
-            at: std::ptr::from_ref(at) as usize,
+            at: std::ptr::from_ref(at).cast::<()>() as usize,
             answer_pos: self.answer_pos,
             depth: (self.frames.len(), self.ctxs.len(), self.vars.len()),
             its: self.its.iter().copied().collect(),
@@ -117,7 +134,7 @@ impl<'p> Game<'p> {
     /// by the reading that asked, or else `read` now — with the memos verified, read all the
     /// same and compared with the kept ones. Also the marks before the reading (`None`:
     /// nothing read), for [`Game::keep_candidates`].
-    pub(super) fn kept_or_read<T, C: Candidates<'p>>(
+    pub(super) fn kept_or_read<T: ?Sized, C: Candidates<'p>>(
         &mut self,
         at: &T,
         search: bool,
@@ -140,7 +157,7 @@ impl<'p> Game<'p> {
 
     /// The candidates kept by the reading that asked, for the choice about to read them again
     /// (`at`, `search`: as [`Game::keep_candidates`] was given them), taken; `None`: none kept.
-    fn kept_candidates<T>(&mut self, at: &T, search: bool) -> Option<Kept<'p>> {
+    fn kept_candidates<T: ?Sized>(&mut self, at: &T, search: bool) -> Option<Kept<'p>> {
         // no key is made unless something is kept: most choices are read once
         let (kept, _) = self.choice_asked.as_ref()?;
         if Some(kept) == self.choice_key(at, search).as_ref() {
@@ -155,20 +172,34 @@ impl<'p> Game<'p> {
     }
 
     /// Keeps a choice's candidates for its statement's replay (`at`: their expression;
-    /// `search`: a search), when it is about to ask (no answer waits for it) and their reading
-    /// (`since`: the marks before it; `None`: they were not read) took no answer and drew
-    /// nothing: it changed nothing then, and the key made now is the one made before it.
-    pub(super) fn keep_candidates<T>(
+    /// `search`: a search), when it is about to ask (no answer waits for it): see
+    /// [`Game::keep_asked`].
+    pub(super) fn keep_candidates<T: ?Sized>(
         &mut self,
         at: &T,
         search: bool,
         since: Option<ReadMarks>,
         cands: &impl Candidates<'p>,
     ) {
-        let asks = self.answers.get(self.answer_pos).is_none();
-        if asks && since.is_some_and(|since| since == self.read_marks()) {
+        if self.answers.get(self.answer_pos).is_none() {
+            self.keep_asked(at, search, since, || cands.kept());
+        }
+    }
+
+    /// Keeps what a choice that asks read (`kept`, made only if it is kept) for the replay
+    /// (`at`, `search`: as [`Game::kept_or_read`] was given them), when the reading (`since`:
+    /// the marks before it; `None`: nothing was read) took no answer and drew nothing: it
+    /// changed nothing then, and the key made now is the one made before it.
+    pub(super) fn keep_asked<T: ?Sized>(
+        &mut self,
+        at: &T,
+        search: bool,
+        since: Option<ReadMarks>,
+        kept: impl FnOnce() -> Kept<'p>,
+    ) {
+        if since.is_some_and(|since| since == self.read_marks()) {
             if let Some(key) = self.choice_key(at, search) {
-                self.choice_asked = Some((key, cands.kept()));
+                self.choice_asked = Some((key, kept()));
             }
         }
     }

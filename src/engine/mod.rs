@@ -130,9 +130,6 @@ struct ChainItem<'p> {
     negated: bool,
 }
 
-/// What a window's offers were computed for (`Game::offers_key`).
-type OffersKey = (triggers::RulesKey, usize, Seat);
-
 /// What a window offers a player.
 #[derive(Debug, Clone, PartialEq)]
 enum Offer {
@@ -419,11 +416,9 @@ pub struct Game<'p> {
     /// What the check rules last found settled (a round of them changed nothing): a check
     /// timing that finds the game still so skips them (`triggers::RulesReads`).
     rules_settled: Option<triggers::RulesReads>,
-    /// The offers a player was last asked to choose from, and for what (a window's step is
-    /// replayed with the answer: the offers are not computed again).
-    offers_asked: Option<(OffersKey, Vec<Offer>)>,
-    /// The candidates of the choice a statement last asked about, and where it asked (the
-    /// statement is replayed with the answer: they are not read again; `kept_choices`).
+    /// The candidates of the choice a statement last asked about (or the offers of the window
+    /// step that asked), and where it asked (the statement or step is replayed with the
+    /// answer: they are not read again; `kept_choices`).
     choice_asked: Option<(kept_choices::ChoiceKey, kept_choices::Kept<'p>)>,
     /// Whether lines are written to the log (`Game::keep_log`).
     logging: bool,
@@ -632,7 +627,6 @@ impl<'p> Game<'p> {
             interrupts_seen: 0,
             interrupt_at: usize::MAX,
             rules_settled: None,
-            offers_asked: None,
             choice_asked: None,
             logging: true,
             unlogged: 0,

@@ -886,13 +886,6 @@ pub(super) struct RulesKey {
     randoms: u128,
 }
 
-impl RulesKey {
-    /// The key with the log's length left out.
-    pub(super) fn without_log(self) -> Self {
-        RulesKey { log: 0, ..self }
-    }
-}
-
 /// What the check rules read besides the state the generation covers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct RulesReads {

@@ -2,11 +2,12 @@
 
 use super::agent::{Answer, Choice, Request, RequestKind};
 use super::eval::{Conjunct, Split};
+use super::kept_choices::Kept;
 use super::layers::merged;
 use super::program::AbilityRef;
 use super::program::Program;
 use super::state::{next_seat, shown, CardId, Seat, Value};
-use super::{Frame, Game, Offer, OffersKey};
+use super::{Frame, Game, Offer};
 use crate::ir::{self, Id, WindowEntry};
 use smallvec::SmallVec;
 use std::rc::Rc;
@@ -17,8 +18,6 @@ impl<'p> Game<'p> {
     /// takes an offer (asked only when there is more than "pass"; a player who lost, or who
     /// took their one entry of a `once` window, only passes).
     pub(super) fn window_step(&mut self) -> Result<(), Box<Request>> {
-        // offers kept for the step replayed with its answer are good for that step only
-        let kept = self.offers_asked.take();
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
         };
@@ -32,13 +31,12 @@ impl<'p> Game<'p> {
         let entries = w.entries;
         let chain = w.chain;
         let done = w.once && w.acted & seat_bit(seat) != 0;
-        let offers = if done || self.state.players[seat as usize].lost {
-            vec![Offer::Pass]
+        // the step is replayed with the answer on a game that has not changed: the offers the
+        // player was asked to choose from are kept for it (`kept_choices`), not read again
+        let (offers, since) = if done || self.state.players[seat as usize].lost {
+            (vec![Offer::Pass], None)
         } else {
-            match kept {
-                Some((key, offers)) if key == self.offers_key(seat) => offers,
-                _ => self.offers(seat, entries),
-            }
+            self.kept_or_read(entries, false, |g| Ok(g.offers(seat, entries)))?
         };
         let pick = if offers.len() == 1 {
             0
@@ -47,12 +45,13 @@ impl<'p> Game<'p> {
                 Ok(Answer::Pick(i)) => i,
                 Ok(_) => offers.len().saturating_sub(1),
                 Err(req) => {
-                    // the step is replayed with the answer on a game that has not changed
-                    self.offers_asked = Some((self.offers_key(seat), offers));
+                    self.keep_asked(entries, false, since, || Kept::Offers(offers));
                     return Err(req);
                 }
             }
         };
+        // nothing kept outlives the step it was kept for
+        self.forget_kept_choice();
         let offer = offers[pick.min(offers.len().saturating_sub(1))].clone();
         let Some(Frame::Window(w)) = self.frames.last_mut() else {
             return Ok(());
@@ -195,12 +194,6 @@ impl<'p> Game<'p> {
             prompt: "your priority: take an action or pass".into(),
             options,
         }
-    }
-
-    /// What a window's offers to a player depend on: the game ([`Game::rules_key`] but for the
-    /// log, which an answer writes to), the frame the window is, and the player.
-    fn offers_key(&self, seat: Seat) -> OffersKey {
-        (self.rules_key().without_log(), self.frames.len(), seat)
     }
 
     /// The legal offers of a window for a player, "pass" last.
