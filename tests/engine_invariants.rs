@@ -170,7 +170,8 @@ fn play_verified<const N: usize>(
 /// same, as must a card's part of it kept as unchanged (hashed again); an action's offers
 /// kept as unchanged are read again, and must be the same; a card's stats kept from an
 /// earlier generation are computed again, and must be the same; a choice's candidates kept
-/// for its statement's replay are read again, and must be the same.
+/// for its statement's replay, and a window's offers kept for its step's replay, are read
+/// again, and must be the same.
 fn memos_change_nothing(pack: &str) {
     let [rules, standing, derivations, zones, cards, offers, stats, choices] = play_verified(
         pack,
