@@ -80,7 +80,8 @@ impl<'p> Game<'p> {
 
     /// The payload of an event the core fills: its first `first` parameters from `core`, the
     /// slot (if any) in the first further parameter of type `text`, and nothing in the others;
-    /// one value per parameter of the event, written in place.
+    /// one value per parameter of the event, written in place (a payload of up to four values,
+    /// as the core's events have, is written as an array and moved into its allocation whole).
     fn core_args(
         &self,
         ev: u16,
@@ -97,13 +98,17 @@ impl<'p> Game<'p> {
                 .find(|(_, p)| p.types == [ir::Type::Text])?;
             Some((at.0, s))
         });
-        (0..params.len())
-            .map(|i| match slot_at {
-                _ if i < first => core(i),
-                Some((at, s)) if at == i => Value::Text(s.to_string()),
-                _ => Value::Absent,
-            })
-            .collect()
+        let value = |i: usize| match slot_at {
+            _ if i < first => core(i),
+            Some((at, s)) if at == i => Value::Text(s.to_string()),
+            _ => Value::Absent,
+        };
+        match params.len() {
+            2 => Rc::from(std::array::from_fn::<Value, 2, _>(value)),
+            3 => Rc::from(std::array::from_fn::<Value, 3, _>(value)),
+            4 => Rc::from(std::array::from_fn::<Value, 4, _>(value)),
+            n => (0..n).map(value).collect(),
+        }
     }
 
     /// Whether some card definition has a replacement ability on an event.
