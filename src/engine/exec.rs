@@ -47,7 +47,7 @@ impl<'p> Game<'p> {
             Stmt::May { players, body } => return self.exec_may(players, body),
             Stmt::ChooseOne { chooser, options } => return self.exec_choose_one(chooser, options),
             Stmt::Simultaneously { body } => return Ok(self.exec_simultaneously(body)),
-            Stmt::Call { verb, args, .. } => return self.exec_call(verb, args),
+            Stmt::Call { verb, args, .. } => return self.exec_call(verb, args, true),
             Stmt::Phase { phase, body } => return Ok(self.exec_phase(phase, body)),
             Stmt::Window {
                 players,

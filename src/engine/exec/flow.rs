@@ -3,7 +3,7 @@
 
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
-use crate::engine::state::{index16, Value};
+use crate::engine::state::{index16, Until, Value};
 use crate::engine::{CallStart, Each, Frame, Frames, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
 use smallvec::{smallvec, SmallVec};
@@ -124,11 +124,14 @@ impl<'p> Game<'p> {
     }
 
     /// A verb or procedure call: its arguments read now, then its body runs in a context of
-    /// its own (once per card when a set of cards is given to a `card` parameter).
+    /// its own (once per card when a set of cards is given to a `card` parameter). `may_start_now`:
+    /// a call that runs once may set its context and arguments at once (a statement's call; a
+    /// script's write drops the variables pushed while it is made, so it may not).
     pub(super) fn exec_call(
         &mut self,
         verb: &Id,
         args: &crate::ir::Map<Id, Expr>,
+        may_start_now: bool,
     ) -> Result<Frames<'p>, Box<Request>> {
         let prog: &'p Program = self.prog;
         let Some(p) = prog.callables.get(verb) else {
@@ -145,11 +148,21 @@ impl<'p> Game<'p> {
             };
             vals.push((param.name.as_str(), v));
         }
-        let runs = spread_runs(p, vals);
+        let mut runs = spread_runs(p, vals);
         let (you, this, event, source) = {
             let c = self.ctx();
             (c.you, c.this, c.event.clone(), c.source)
         };
+        if may_start_now && runs.len() == 1 && self.call_starts_now() {
+            // the call's context and arguments set now; its body runs next step
+            self.push_ctx(you, this, event, source);
+            self.vars.append(&mut runs[0]);
+            let mut out: Frames<'p> = smallvec![Frame::PopCtx];
+            if !p.body.is_empty() {
+                out.push(self.block(&p.body));
+            }
+            return Ok(out);
+        }
         let mut out = Frames::new();
         // pushed in reverse so the first run happens first
         for run in runs.into_iter().rev() {
@@ -165,6 +178,28 @@ impl<'p> Game<'p> {
             })));
         }
         Ok(out)
+    }
+
+    /// Whether a call may start in the step of the statement that makes it, instead of at
+    /// the start of the next (a [`Frame::CallStart`], with an allocation and a step of its
+    /// own): when the end of the statement's step, which would run between the two, has
+    /// nothing to do — no answer held, no `while` alias to read again, no interrupt due,
+    /// the game going on and under its step limit. The step the start took is counted (as
+    /// [`Game::fused_step`] counts it), so the step limit falls where it did.
+    fn call_starts_now(&mut self) -> bool {
+        let quiet = self.answers.is_empty()
+            && self.state.outcome.is_none()
+            && self.steps < self.max_steps
+            && (!self.prog.has_interrupts() || self.state.generation == self.interrupts_seen)
+            && !self
+                .state
+                .aliases
+                .iter()
+                .any(|a| matches!(a.until, Until::While(_)));
+        if quiet {
+            self.steps = self.steps.saturating_add(1);
+        }
+        quiet
     }
 
     /// `phase`: marks the current phase; a check timing follows its body.

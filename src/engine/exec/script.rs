@@ -338,7 +338,8 @@ impl<'p> Game<'p> {
                     self.vars.push((param.name.as_str(), v));
                     named.insert(param.name, var(&param.name));
                 }
-                self.exec_call(&verb, &named)
+                // started by a frame: the write's variables go once it is made
+                self.exec_call(&verb, &named, false)
             }
         }
     }
