@@ -45,6 +45,10 @@ impl<'p> Game<'p> {
             Value::List(l) => std::sync::Arc::unwrap_or_clone(l),
             other => self.cards_of(&other).into_iter().map(Value::Card).collect(),
         };
+        if items.is_empty() && self.take_next_step_now() {
+            // nothing to run: the loop's frame would only end, in a step of its own
+            return Ok(Frames::new());
+        }
         Ok(smallvec![Frame::Each(Box::new(Each {
             var,
             items,
@@ -153,7 +157,7 @@ impl<'p> Game<'p> {
             let c = self.ctx();
             (c.you, c.this, c.event.clone(), c.source)
         };
-        if may_start_now && runs.len() == 1 && self.call_starts_now() {
+        if may_start_now && runs.len() == 1 && self.take_next_step_now() {
             // the call's context and arguments set now; its body runs next step
             self.push_ctx(you, this, event, source);
             self.vars.append(&mut runs[0]);
@@ -180,13 +184,13 @@ impl<'p> Game<'p> {
         Ok(out)
     }
 
-    /// Whether a call may start in the step of the statement that makes it, instead of at
-    /// the start of the next (a [`Frame::CallStart`], with an allocation and a step of its
-    /// own): when the end of the statement's step, which would run between the two, has
-    /// nothing to do — no answer held, no `while` alias to read again, no interrupt due,
-    /// the game going on and under its step limit. The step the start took is counted (as
-    /// [`Game::fused_step`] counts it), so the step limit falls where it did.
-    fn call_starts_now(&mut self) -> bool {
+    /// Whether the step a frame that only moves the VM on would take next — a call's start
+    /// (with its allocation), a `for each` over nothing ending — may be taken now, in the step
+    /// of the statement that makes it: when the end of the statement's step, which would run
+    /// between the two, has nothing to do (no answer held, no `while` alias to read again, no
+    /// interrupt due, the game going on and under its step limit). The step is counted, as
+    /// [`Game::fused_step`] counts one, so the step limit falls where it did.
+    fn take_next_step_now(&mut self) -> bool {
         let quiet = self.answers.is_empty()
             && self.state.outcome.is_none()
             && self.steps < self.max_steps
