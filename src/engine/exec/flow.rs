@@ -152,21 +152,28 @@ impl<'p> Game<'p> {
             };
             vals.push((param.name.as_str(), v));
         }
-        let mut runs = spread_runs(p, vals);
         let (you, this, event, source) = {
             let c = self.ctx();
             (c.you, c.this, c.event.clone(), c.source)
         };
-        if may_start_now && runs.len() == 1 && self.take_next_step_now() {
+        let spread = spread_at(p, &vals);
+        let once = spread.is_none_or(|i| matches!(&vals[i].1, Value::Cards(cs) if cs.len() == 1));
+        if may_start_now && once && self.take_next_step_now() {
             // the call's context and arguments set now; its body runs next step
+            if let Some(i) = spread {
+                if let Value::Cards(cs) = &vals[i].1 {
+                    vals[i].1 = cs.first().map_or(Value::Absent, |&c| Value::Card(c));
+                }
+            }
             self.push_ctx(you, this, event, source);
-            self.vars.append(&mut runs[0]);
+            self.vars.append(&mut vals);
             let mut out: Frames<'p> = smallvec![Frame::PopCtx];
             if !p.body.is_empty() {
                 out.push(self.block(&p.body));
             }
             return Ok(out);
         }
+        let runs = spread_runs(p, vals);
         let mut out = Frames::new();
         // pushed in reverse so the first run happens first
         for run in runs.into_iter().rev() {
@@ -298,6 +305,15 @@ impl<'p> Game<'p> {
     }
 }
 
+/// The parameter a call's runs spread over: the first `card` parameter given a set of cards
+/// (`vals`: the parameters' values in their order).
+fn spread_at(p: &ir::Procedure, vals: &[(&str, Value)]) -> Option<usize> {
+    p.params
+        .iter()
+        .zip(vals)
+        .position(|(param, (_, v))| param.types == [ir::Type::Card] && matches!(v, Value::Cards(_)))
+}
+
 /// The runs of a call: one, or one per card when a set of cards is given to a `card`
 /// parameter (the first such parameter). `vals` are the parameters' values in their order.
 /// Most calls run once: that run is held in place.
@@ -305,11 +321,7 @@ pub(in crate::engine) fn spread_runs<'p>(
     p: &ir::Procedure,
     vals: Args<'p>,
 ) -> SmallVec<[Args<'p>; 1]> {
-    // `vals` holds the parameters' values in their order
-    let spread = p.params.iter().zip(&vals).position(|(param, (_, v))| {
-        param.types == [ir::Type::Card] && matches!(v, Value::Cards(_))
-    });
-    let spread = spread.and_then(|i| match &vals[i].1 {
+    let spread = spread_at(p, &vals).and_then(|i| match &vals[i].1 {
         Value::Cards(cs) => Some((i, cs.clone())),
         _ => None,
     });
