@@ -3,7 +3,7 @@
 
 use super::program::Program;
 use super::rule_memo::Touched;
-use super::state::{card_id, CardId, Value, ZoneKey};
+use super::state::{card_id, shared_values, CardId, Value, ZoneKey};
 use super::{CallStart, EventData, Frame, Frames, Game};
 use crate::ir::{self, Face, Position};
 use smallvec::smallvec;
@@ -80,8 +80,7 @@ impl<'p> Game<'p> {
 
     /// The payload of an event the core fills: its first `first` parameters from `core`, the
     /// slot (if any) in the first further parameter of type `text`, and nothing in the others;
-    /// one value per parameter of the event, written in place (a payload of up to four values,
-    /// as the core's events have, is written as an array and moved into its allocation whole).
+    /// one value per parameter of the event, written in place.
     fn core_args(
         &self,
         ev: u16,
@@ -103,12 +102,7 @@ impl<'p> Game<'p> {
             Some((at, s)) if at == i => Value::Text(s.to_string()),
             _ => Value::Absent,
         };
-        match params.len() {
-            2 => Rc::from(std::array::from_fn::<Value, 2, _>(value)),
-            3 => Rc::from(std::array::from_fn::<Value, 3, _>(value)),
-            4 => Rc::from(std::array::from_fn::<Value, 4, _>(value)),
-            n => (0..n).map(value).collect(),
-        }
+        shared_values(params.len(), value)
     }
 
     /// Whether some card definition has a replacement ability on an event.

@@ -105,6 +105,23 @@ impl Value {
     }
 }
 
+/// `n` values, the `i`th from `value(i)` (called in order), moved into one shared allocation:
+/// an event's payload. Up to four, as the core's events and most a ruleset emits have, are
+/// written as an array and moved in whole; more are collected one by one.
+#[inline]
+pub(crate) fn shared_values(n: usize, value: impl FnMut(usize) -> Value) -> std::rc::Rc<[Value]> {
+    use std::array::from_fn;
+    use std::rc::Rc;
+    match n {
+        0 => Rc::from([]),
+        1 => Rc::from(from_fn::<Value, 1, _>(value)),
+        2 => Rc::from(from_fn::<Value, 2, _>(value)),
+        3 => Rc::from(from_fn::<Value, 3, _>(value)),
+        4 => Rc::from(from_fn::<Value, 4, _>(value)),
+        n => (0..n).map(value).collect(),
+    }
+}
+
 /// What a modifier does.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ModKind {

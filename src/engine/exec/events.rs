@@ -4,7 +4,7 @@ use super::{cards_named, show_card};
 use crate::engine::agent::Request;
 use crate::engine::program::Program;
 use crate::engine::rule_memo::Touched;
-use crate::engine::state::{everyone, shown, CardId, Value};
+use crate::engine::state::{everyone, shared_values, shown, CardId, Value};
 use crate::engine::{EventData, Game};
 use crate::ir::{Expr, Id};
 
@@ -19,35 +19,39 @@ impl Game<'_> {
         let Some(&e) = self.prog.event_index.get(event) else {
             return Ok(());
         };
-        let params = &self.prog.ruleset.events[e as usize].params;
-        let mut vals = Vec::with_capacity(params.len());
-        for p in params {
-            vals.push(match args.get_id(p.name) {
-                Some(x) => self.eval(x)?,
-                None => Value::Absent,
-            });
+        let prog: &Program = self.prog;
+        let params = &prog.ruleset.events[e as usize].params;
+        // read in parameter order straight into the payload's allocation; a read that asks
+        // (a choice) stops the reading, and the statement runs again once it is answered
+        let mut asked = None;
+        let args = shared_values(params.len(), |i| {
+            let given = params.get(i).and_then(|p| args.get_id(p.name));
+            match given {
+                Some(x) if asked.is_none() => self.eval(x).unwrap_or_else(|r| {
+                    asked = Some(r);
+                    Value::Absent
+                }),
+                _ => Value::Absent,
+            }
+        });
+        if let Some(r) = asked {
+            return Err(r);
         }
         if self.logging {
-            let text = self.event_text(event, &vals, &|_| false);
-            let tags = vals
+            let text = self.event_text(event, &args, &|_| false);
+            let tags = args
                 .iter()
                 .flat_map(cards_named)
                 .map(|c| (c, self.seers(c)))
                 .collect();
             let all = everyone(self.prog.players());
-            let redacted = self.event_text(event, &vals, &|c| self.seers(c) & all != all);
+            let redacted = self.event_text(event, &args, &|c| self.seers(c) & all != all);
             let source = self.source_text();
             self.log_named("event", tags, text, redacted, source);
         } else {
             self.unlogged = self.unlogged.saturating_add(1);
         }
-        self.emit(
-            EventData {
-                event: e,
-                args: vals.into(),
-            },
-            None,
-        );
+        self.emit(EventData { event: e, args }, None);
         Ok(())
     }
 
