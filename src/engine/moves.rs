@@ -3,7 +3,7 @@
 
 use super::program::Program;
 use super::rule_memo::Touched;
-use super::state::{card_id, shared_values, CardId, Value, ZoneKey};
+use super::state::{card_id, CardId, Value, ZoneKey};
 use super::{CallStart, EventData, Frame, Frames, Game};
 use crate::ir::{self, Face, Position};
 use smallvec::smallvec;
@@ -97,12 +97,13 @@ impl<'p> Game<'p> {
                 .find(|(_, p)| p.types == [ir::Type::Text])?;
             Some((at.0, s))
         });
-        let value = |i: usize| match slot_at {
-            _ if i < first => core(i),
-            Some((at, s)) if at == i => Value::Text(s.to_string()),
-            _ => Value::Absent,
-        };
-        shared_values(params.len(), value)
+        (0..params.len())
+            .map(|i| match slot_at {
+                _ if i < first => core(i),
+                Some((at, s)) if at == i => Value::Text(s.to_string()),
+                _ => Value::Absent,
+            })
+            .collect()
     }
 
     /// Whether some card definition has a replacement ability on an event.

@@ -106,18 +106,20 @@ impl Value {
 }
 
 /// `n` values, the `i`th from `value(i)` (called in order), moved into one shared allocation:
-/// an event's payload. Up to four, as the core's events and most a ruleset emits have, are
-/// written as an array and moved in whole; more are collected one by one.
+/// an event's payload read from its expressions. Up to four, as most events a ruleset emits
+/// have, are written as an array and moved in whole; more are collected one by one.
 #[inline]
-pub(crate) fn shared_values(n: usize, value: impl FnMut(usize) -> Value) -> std::rc::Rc<[Value]> {
-    use std::array::from_fn;
+pub(crate) fn shared_values(
+    n: usize,
+    mut value: impl FnMut(usize) -> Value,
+) -> std::rc::Rc<[Value]> {
     use std::rc::Rc;
     match n {
         0 => Rc::from([]),
-        1 => Rc::from(from_fn::<Value, 1, _>(value)),
-        2 => Rc::from(from_fn::<Value, 2, _>(value)),
-        3 => Rc::from(from_fn::<Value, 3, _>(value)),
-        4 => Rc::from(from_fn::<Value, 4, _>(value)),
+        1 => Rc::from([value(0)]),
+        2 => Rc::from([value(0), value(1)]),
+        3 => Rc::from([value(0), value(1), value(2)]),
+        4 => Rc::from([value(0), value(1), value(2), value(3)]),
         n => (0..n).map(value).collect(),
     }
 }
