@@ -266,12 +266,7 @@ impl<'p> Game<'p> {
     /// Ends the zone aliases lasting `while` a condition that no longer holds (read after
     /// every step of the engine, so it ends as soon as the change that broke it is made).
     pub(super) fn end_while_aliases(&mut self) {
-        if !self
-            .state
-            .aliases
-            .iter()
-            .any(|a| matches!(a.until, Until::While(_)))
-        {
+        if !self.has_while_aliases() {
             return;
         }
         let mut i = 0;
@@ -291,6 +286,14 @@ impl<'p> Game<'p> {
                 i = i.saturating_add(1);
             }
         }
+    }
+
+    /// Whether a zone alias lasts `while` a condition (one [`Game::end_while_aliases`] reads).
+    pub(super) fn has_while_aliases(&self) -> bool {
+        self.state
+            .aliases
+            .iter()
+            .any(|a| matches!(a.until, Until::While(_)))
     }
 
     /// A card takes a state (index), leaving the others of its group; logged when it changed.

@@ -146,14 +146,18 @@ impl<'p> Game<'p> {
     /// they are running already (their next round sees it), a `simultaneously` is open (they
     /// run when it ends), or the game is over.
     pub(super) fn interrupt_after_change(&mut self) {
-        if self.state.generation == self.interrupts_seen
-            || self.state.outcome.is_some()
-            || !self.batch.is_empty()
-            || self.in_interrupt()
-        {
-            return;
+        if self.interrupt_due() {
+            self.push_interrupt_frame();
         }
-        self.push_interrupt_frame();
+    }
+
+    /// Whether [`Game::interrupt_after_change`] would start the interrupt rules now (for a
+    /// program that has some).
+    pub(super) fn interrupt_due(&self) -> bool {
+        self.state.generation != self.interrupts_seen
+            && self.state.outcome.is_none()
+            && self.batch.is_empty()
+            && !self.in_interrupt()
     }
 
     /// Whether interrupt rules are running (a [`Frame::Interrupt`] is on the stack): the one

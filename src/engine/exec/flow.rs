@@ -3,7 +3,7 @@
 
 use crate::engine::agent::{Answer, Choice, Request, RequestKind};
 use crate::engine::program::Program;
-use crate::engine::state::{index16, Until, Value};
+use crate::engine::state::{index16, Value};
 use crate::engine::{CallStart, Each, Frame, Frames, Game, Window};
 use crate::ir::{self, Expr, Id, Stmt, WindowEntry};
 use smallvec::{smallvec, SmallVec};
@@ -193,24 +193,15 @@ impl<'p> Game<'p> {
 
     /// Whether the step a frame that only moves the VM on would take next — a call's start
     /// (with its allocation), a `for each` over nothing ending — may be taken now, in the step
-    /// of the statement that makes it: when the end of the statement's step, which would run
-    /// between the two, has nothing to do (no answer held, no `while` alias to read again, no
-    /// interrupt due, the game going on and under its step limit). The step is counted, as
-    /// [`Game::fused_step`] counts one, so the step limit falls where it did.
+    /// of the statement that makes it: when the end of the statement's step ([`Game::step`]),
+    /// which would run between the two, has nothing to do (no `while` alias to read again, no
+    /// interrupt due) and the step may be fused as [`Game::fused_step`] fuses one (no answer
+    /// held, the game going on and under its step limit). The step is counted as it counts
+    /// one, so the step limit falls where it did.
     fn take_next_step_now(&mut self) -> bool {
-        let quiet = self.answers.is_empty()
-            && self.state.outcome.is_none()
-            && self.steps < self.max_steps
-            && (!self.prog.has_interrupts() || self.state.generation == self.interrupts_seen)
-            && !self
-                .state
-                .aliases
-                .iter()
-                .any(|a| matches!(a.until, Until::While(_)));
-        if quiet {
-            self.steps = self.steps.saturating_add(1);
-        }
-        quiet
+        let step_end_busy =
+            self.has_while_aliases() || (self.prog.has_interrupts() && self.interrupt_due());
+        !step_end_busy && self.fused_step()
     }
 
     /// `phase`: marks the current phase; a check timing follows its body.
