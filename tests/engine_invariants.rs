@@ -171,27 +171,30 @@ fn play_verified<const N: usize>(
 /// kept as unchanged are read again, and must be the same; a card's stats kept from an
 /// earlier generation are computed again, and must be the same; a choice's candidates kept
 /// for its statement's replay, and a window's offers kept for its step's replay, are read
-/// again, and must be the same.
+/// again, and must be the same; an event nothing heeds (`Program::heeded`) is dispatched all
+/// the same, and no ability may answer it.
 fn memos_change_nothing(pack: &str) {
-    let [rules, standing, derivations, zones, cards, offers, stats, choices] = play_verified(
-        pack,
-        VERIFIED_GAMES,
-        |g| g.verify_rule_skips(true),
-        |g| {
-            [
-                g.verified_rule_skips(),
-                g.verified_standing_memos(),
-                g.verified_derivation_skips(),
-                g.verified_zone_fingerprints(),
-                g.verified_card_hashes(),
-                g.verified_kept_offers(),
-                g.verified_kept_stats(),
-                g.verified_kept_choices(),
-            ]
-        },
-    );
+    let [rules, standing, derivations, zones, cards, offers, stats, choices, unheeded] =
+        play_verified(
+            pack,
+            VERIFIED_GAMES,
+            |g| g.verify_rule_skips(true),
+            |g| {
+                [
+                    g.verified_rule_skips(),
+                    g.verified_standing_memos(),
+                    g.verified_derivation_skips(),
+                    g.verified_zone_fingerprints(),
+                    g.verified_card_hashes(),
+                    g.verified_kept_offers(),
+                    g.verified_kept_stats(),
+                    g.verified_kept_choices(),
+                    g.verified_unheeded_events(),
+                ]
+            },
+        );
     println!(
-        "{pack}: verified {rules} skippable rule runs ({standing} of them known to stand, with no stamp read), {derivations} skippable derivations, {zones} kept zone fingerprints, {cards} kept card hashes, {offers} kept offers, {stats} kept stats, {choices} kept choices"
+        "{pack}: verified {rules} skippable rule runs ({standing} of them known to stand, with no stamp read), {derivations} skippable derivations, {zones} kept zone fingerprints, {cards} kept card hashes, {offers} kept offers, {stats} kept stats, {choices} kept choices, {unheeded} events nothing heeds"
     );
     assert!(rules > 0, "{pack}: no check rule was ever skippable");
     assert!(
@@ -204,6 +207,7 @@ fn memos_change_nothing(pack: &str) {
     assert!(offers > 0, "{pack}: no action's offers were ever kept");
     assert!(stats > 0, "{pack}: no card's stats were ever kept");
     assert!(choices > 0, "{pack}: no choice's candidates were ever kept");
+    assert!(unheeded > 0, "{pack}: no event was ever one nothing heeds");
 }
 
 /// Plays games with every lowered filter condition and action's `if` (of its candidate)
@@ -413,6 +417,53 @@ fn rules_follow_only_the_states_and_counters_they_name() {
     let (states, counters) = reads("pmv:defeat");
     assert!(states.is_empty(), "{states:?}");
     assert_eq!(counters, ["pmv:damage"]);
+}
+
+/// `Program::heeded` (the events the engine dispatches at all) agrees with a reading of the
+/// program by another road, its JSON form: an event is heeded exactly when a card's ability
+/// has a trigger or replacement pattern on it, or a `happened`, `happened_cards`, `cancel` or
+/// `cancelled` anywhere in the ruleset or a card names it. Each game has events of both kinds.
+fn heeded_events_are_those_named(pack: &str) {
+    let l = load(pack);
+    let p = &l.program;
+    let mut named = std::collections::BTreeSet::new();
+    for a in p.cards.iter().flat_map(|c| &c.abilities) {
+        named.extend(a.trigger.iter().map(|t| t.event.to_string()));
+    }
+    let json = serde_json::to_value((&p.ruleset, &p.cards)).expect("the IR is JSON");
+    events_named(&json, &mut named);
+    let mut kinds = [0; 2];
+    for (e, heeded) in p.ruleset.events.iter().zip(&p.heeded) {
+        let id = e.name.id.as_str();
+        assert_eq!(*heeded, named.contains(id), "{pack}: {id}");
+        kinds[usize::from(*heeded)] += 1;
+    }
+    assert!(kinds[0] > 0 && kinds[1] > 0, "{pack}: {kinds:?}");
+}
+
+/// The events a JSON form of the IR names in its history reads, cancellations and tests of
+/// them (`{"happened": {"pattern": {"event": …}}}`, `{"cancel": {"event": …}}`, …).
+fn events_named(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                if matches!(k.as_str(), "happened" | "cancel" | "cancelled") {
+                    let event = x.get("pattern").unwrap_or(x).get("event");
+                    out.extend(event.and_then(|e| e.as_str()).map(str::to_string));
+                }
+                events_named(x, out);
+            }
+        }
+        serde_json::Value::Array(a) => a.iter().for_each(|x| events_named(x, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn heeded_events_of_every_game() {
+    for pack in [PMV, WS, PM] {
+        heeded_events_are_those_named(pack);
+    }
 }
 
 #[test]

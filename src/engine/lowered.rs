@@ -36,7 +36,8 @@
 
 use super::names::ByAddress;
 use super::program::Program;
-use crate::ir::{self, normalize, Expr, Op, Stmt, StmtChild};
+use crate::ir::walk::Node;
+use crate::ir::{self, normalize, Expr, Op};
 use rustc_hash::FxHashMap as HashMap;
 
 /// A filter condition (`it` is the card looked at) or an action's `if` (its candidate
@@ -209,36 +210,19 @@ pub type CountsAs = (Option<u16>, Option<u16>, Option<u16>);
 impl Conds {
     /// Lowers the conditions of the program's filters (those with nothing to lower are left
     /// out: they are evaluated as written), found by one walk over every statement and
-    /// expression of the ruleset (setup, turn, actions, rules, verbs and procedures, those the
-    /// engine calls included) and of every card (abilities, triggers, keywords), and the `if`
-    /// of each action with a candidate variable, with each of its conjuncts. A condition the
-    /// walk does not reach is evaluated as written.
+    /// expression of the ruleset (its verbs and procedures where calls run them) and of every card ([`ir::walk`]), and the `if` of each
+    /// action with a candidate variable, with each of its conjuncts.
     pub(super) fn of_program(prog: &Program) -> Conds {
         let mut filters = Filters::default();
         let r = &prog.ruleset;
-        filters.block(&r.setup);
-        filters.block(&r.turn);
-        for a in &r.actions {
-            filters.exprs(a.candidates.iter().chain(&a.condition));
-            filters.block(&a.body);
-        }
-        for rule in &r.rules {
-            filters.block(&rule.body);
-        }
-        let callables = r.verbs.iter().chain(&r.procedures);
-        for p in callables.chain(prog.callables.values()) {
-            filters.block(&p.body);
+        r.each_node(&mut |n| filters.node(n));
+        // calls run the program's own copies of the verbs and procedures: their conditions
+        // are known by where those copies hold them
+        for p in prog.callables.values() {
+            p.each_node(&mut |n| filters.node(n));
         }
         for card in &prog.cards {
-            for k in &card.keywords {
-                filters.exprs(&k.args);
-            }
-            for a in &card.abilities {
-                let when = a.trigger.iter().flat_map(|t| t.when.values());
-                filters.exprs(when.chain(&a.condition).chain(&a.while_condition));
-                filters.block(&a.cost);
-                filters.block(&a.effect);
-            }
+            card.each_node(&mut |n| filters.node(n));
         }
         let types: HashMap<&str, u16> = r
             .card_types
@@ -383,28 +367,14 @@ struct Filters<'p> {
 }
 
 impl<'p> Filters<'p> {
-    fn block(&mut self, stmts: &'p [Stmt]) {
-        for s in stmts {
-            s.each_child(&mut |child| match child {
-                StmtChild::Expr(e) => self.expr(e),
-                StmtChild::Block(b) => self.block(b),
-            });
-        }
-    }
-
-    fn exprs(&mut self, exprs: impl IntoIterator<Item = &'p Expr>) {
-        for e in exprs {
-            self.expr(e);
-        }
-    }
-
-    fn expr(&mut self, e: &'p Expr) {
-        match e {
-            Expr::Filter { condition, .. } => self.conditions.push(condition),
-            Expr::Total { key, .. } | Expr::Extreme { key, .. } => self.keys.push(key),
+    /// Keeps the condition of each filter met, and the key of each `total`, `highest` or
+    /// `lowest` (read card by card).
+    fn node(&mut self, node: Node<'p>) {
+        match node {
+            Node::Expr(Expr::Filter { condition, .. }) => self.conditions.push(condition),
+            Node::Expr(Expr::Total { key, .. } | Expr::Extreme { key, .. }) => self.keys.push(key),
             _ => {}
         }
-        e.each_child(&mut |child| self.expr(child));
     }
 }
 

@@ -360,16 +360,19 @@ impl<'p> Game<'p> {
         left: Option<String>,
         proposed: Option<Rc<[Value]>>,
     ) {
-        if let Some(ev) = self.prog.core_leave {
+        // (the payload of an event nothing heeds is not built: `Game::emit` drops it unread,
+        // but when it checks that it may)
+        let built = |g: &Self, ev: &u16| g.heeds(*ev) || g.verify_skips;
+        if let Some(ev) = self.prog.core_leave.filter(|ev| built(self, ev)) {
             let args = self.zone_args(ev, c, from, left.as_deref());
             self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
-        if let Some(ev) = self.prog.core_move {
+        if let Some(ev) = self.prog.core_move.filter(|ev| built(self, ev)) {
             let args =
                 proposed.unwrap_or_else(|| self.move_args(ev, c, (from, to), left.as_deref()));
             self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
         }
-        if let Some(ev) = self.prog.core_enter {
+        if let Some(ev) = self.prog.core_enter.filter(|ev| built(self, ev)) {
             let taken = self.state.cards[c as usize].slot.clone();
             let args = self.zone_args(ev, c, to, taken.as_deref());
             self.emit(EventData { event: ev, args }, None);

@@ -3,6 +3,7 @@
 
 use super::names::Names;
 use crate::engine::state::{index16, index32, CardId, Value};
+use crate::ir::walk::Node;
 use crate::ir::{self, Expr, Id, Semantics, Stmt};
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::OnceLock;
@@ -126,6 +127,12 @@ pub struct Program {
     /// Per event index: whether some card definition has a replacement ability on it (a
     /// proposed event no card can replace is not looked at per card).
     pub replaceable: Vec<bool>,
+    /// Per event index: whether anything can see the event happen — an ability of some
+    /// definition answers it ([`Program::listens`]), a `happened` or `happened_cards` of the
+    /// ruleset or of a card reads it, or a `cancel` or `cancelled` names it. An event nothing
+    /// heeds changes nothing when it happens: it is not dispatched or kept in the history,
+    /// and its payload is not built (`Game::emit`).
+    pub heeded: Vec<bool>,
     /// Zones whose cards are in play.
     pub in_play: Vec<bool>,
     /// Index of each top-level `phase` statement of the turn.
@@ -273,6 +280,7 @@ impl Program {
         let listens = listens(&meta);
         let self_params = self_params(&listens, ruleset.events.len());
         let replaceable = replaceable(&meta, ruleset.events.len());
+        let heeded = heeded(&ruleset, &cards, &listens, &event_index);
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
             rule_reads: Vec::new(),
@@ -320,6 +328,7 @@ impl Program {
             core_leave: core(ir::CoreEvent::Leave),
             core_declare: core(ir::CoreEvent::Declare),
             replaceable,
+            heeded,
             event_index,
             phase_pc: phase_pcs(&ruleset),
             default_states: default_states(&ruleset),
@@ -679,6 +688,39 @@ fn self_params(listens: &[Vec<(u16, Option<u16>)>], events: usize) -> Vec<Vec<u1
             if !params.contains(&p) {
                 params.push(p);
             }
+        }
+    }
+    out
+}
+
+/// Per event index, [`Program::heeded`]: whether an ability answers it, or a history read, a
+/// cancellation or a test of one names it, anywhere in the ruleset or the cards.
+fn heeded(
+    ruleset: &ir::Ruleset,
+    cards: &[ir::Card],
+    listens: &[Vec<(u16, Option<u16>)>],
+    event_index: &Names<u16>,
+) -> Vec<bool> {
+    let mut out = vec![false; ruleset.events.len()];
+    let answered = listens.iter().flatten().map(|&(event, _)| event);
+    let mut named: Vec<u16> = Vec::new();
+    let mut visit = |node: Node<'_>| {
+        let event = match node {
+            Node::Expr(Expr::Happened { pattern, .. }) => &pattern.event,
+            Node::Expr(Expr::Cancelled { event, .. }) | Node::Stmt(Stmt::Cancel { event, .. }) => {
+                event
+            }
+            _ => return,
+        };
+        named.extend(event_index.get(event).copied());
+    };
+    ruleset.each_node(&mut visit);
+    for card in cards {
+        card.each_node(&mut visit);
+    }
+    for event in answered.chain(named) {
+        if let Some(h) = out.get_mut(usize::from(event)) {
+            *h = true;
         }
     }
     out

@@ -621,13 +621,56 @@ impl<'p> Game<'p> {
     }
 
     /// Handles an emitted event: logged already; queues matching triggers (or waits for the
-    /// end of a `simultaneously` block).
+    /// end of a `simultaneously` block). An event nothing heeds ([`Program::heeded`]) is
+    /// neither dispatched nor kept in the history: no ability answers it, and no `happened`,
+    /// `cancel` or `cancelled` reads it.
     pub(super) fn emit(&mut self, e: EventData, lookback: Option<Lookback>) {
+        if !self.heeds(e.event) {
+            if self.verify_skips {
+                self.verify_unheeded(e, lookback);
+            }
+            return;
+        }
         if let Some(Some(b)) = self.batch.last_mut() {
             b.push((e, lookback));
             return;
         }
         self.dispatch(e, lookback);
+    }
+
+    /// Whether anything can see event `event` happen ([`Program::heeded`]): when not, the
+    /// event is not emitted, and its payload need not be built.
+    #[inline]
+    pub(super) fn heeds(&self, event: u16) -> bool {
+        self.prog
+            .heeded
+            .get(usize::from(event))
+            .copied()
+            .unwrap_or(true)
+    }
+
+    /// With `verify_skips`: an event nothing heeds dispatched all the same (at once, as a
+    /// `simultaneously` block's end would), which must queue no ability; the history is then
+    /// as if it had not been (a test of [`Program::heeded`]).
+    fn verify_unheeded(&mut self, e: EventData, lookback: Option<Lookback>) {
+        self.verified_unheeded = self.verified_unheeded.saturating_add(1);
+        let (pending, history) = (self.pending.len(), self.state.history.len());
+        let event = e.event;
+        self.dispatch(e, lookback);
+        if self.pending.len() != pending {
+            let id = &self.prog.ruleset.events[usize::from(event)].name.id;
+            self.failed_checks.push(format!(
+                "the event {id} was taken for one nothing heeds, but an ability answered it"
+            ));
+            self.pending.truncate(pending);
+        }
+        self.state.history.truncate(history);
+    }
+
+    /// How many events nothing heeds were dispatched all the same ([`Game::verify_rule_skips`]).
+    #[doc(hidden)]
+    pub fn verified_unheeded_events(&self) -> usize {
+        self.verified_unheeded
     }
 
     /// The cards whose abilities may answer an event with the payload `args`: those with a

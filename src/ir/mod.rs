@@ -21,6 +21,7 @@ pub mod outline;
 pub mod phrase;
 pub mod render;
 mod spans;
+pub mod walk;
 
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
