@@ -27,7 +27,7 @@
 use crate::support;
 
 use fuda::engine::{Game, Outcome};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::time::Instant;
 use support::{
@@ -419,42 +419,47 @@ fn rules_follow_only_the_states_and_counters_they_name() {
     assert_eq!(counters, ["pmv:damage"]);
 }
 
-/// `Program::heeded` (the events the engine dispatches at all) agrees with a reading of the
-/// program by another road, its JSON form: an event is heeded exactly when a card's ability
-/// has a trigger or replacement pattern on it, or a `happened`, `happened_cards`, `cancel` or
-/// `cancelled` anywhere in the ruleset or a card names it. Each game has events of both kinds.
+/// `Program::heeded` (the events the engine dispatches at all) and `Program::recorded` (those
+/// it keeps in the history) agree with a reading of the program by another road, its JSON
+/// form: an event is heeded exactly when a card's ability has a trigger or replacement pattern
+/// on it, or a `happened`, `happened_cards`, `cancel` or `cancelled` anywhere in the ruleset or
+/// a card names it; recorded exactly when a `happened` or `happened_cards` names it. Each game
+/// has events heeded and not.
 fn heeded_events_are_those_named(pack: &str) {
     let l = load(pack);
     let p = &l.program;
-    let mut named = std::collections::BTreeSet::new();
+    let json = serde_json::to_value((&p.ruleset, &p.cards)).expect("the IR is JSON");
+    let mut read = BTreeSet::new();
+    events_named(&json, &["happened"], &mut read);
+    let mut named = read.clone();
+    events_named(&json, &["cancel", "cancelled"], &mut named);
     for a in p.cards.iter().flat_map(|c| &c.abilities) {
         named.extend(a.trigger.iter().map(|t| t.event.to_string()));
     }
-    let json = serde_json::to_value((&p.ruleset, &p.cards)).expect("the IR is JSON");
-    events_named(&json, &mut named);
     let mut kinds = [0; 2];
-    for (e, heeded) in p.ruleset.events.iter().zip(&p.heeded) {
+    for (i, e) in p.ruleset.events.iter().enumerate() {
         let id = e.name.id.as_str();
-        assert_eq!(*heeded, named.contains(id), "{pack}: {id}");
-        kinds[usize::from(*heeded)] += 1;
+        assert_eq!(p.heeded[i], named.contains(id), "{pack}: {id} heeded");
+        assert_eq!(p.recorded[i], read.contains(id), "{pack}: {id} recorded");
+        kinds[usize::from(p.heeded[i])] += 1;
     }
     assert!(kinds[0] > 0 && kinds[1] > 0, "{pack}: {kinds:?}");
 }
 
-/// The events a JSON form of the IR names in its history reads, cancellations and tests of
-/// them (`{"happened": {"pattern": {"event": …}}}`, `{"cancel": {"event": …}}`, …).
-fn events_named(v: &serde_json::Value, out: &mut std::collections::BTreeSet<String>) {
+/// The events a JSON form of the IR names under the keys `keys` (`{"happened": {"pattern":
+/// {"event": …}}}`, `{"cancel": {"event": …}}`, …).
+fn events_named(v: &serde_json::Value, keys: &[&str], out: &mut BTreeSet<String>) {
     match v {
         serde_json::Value::Object(m) => {
             for (k, x) in m {
-                if matches!(k.as_str(), "happened" | "cancel" | "cancelled") {
+                if keys.contains(&k.as_str()) {
                     let event = x.get("pattern").unwrap_or(x).get("event");
                     out.extend(event.and_then(|e| e.as_str()).map(str::to_string));
                 }
-                events_named(x, out);
+                events_named(x, keys, out);
             }
         }
-        serde_json::Value::Array(a) => a.iter().for_each(|x| events_named(x, out)),
+        serde_json::Value::Array(a) => a.iter().for_each(|x| events_named(x, keys, out)),
         _ => {}
     }
 }

@@ -130,9 +130,12 @@ pub struct Program {
     /// Per event index: whether anything can see the event happen — an ability of some
     /// definition answers it ([`Program::listens`]), a `happened` or `happened_cards` of the
     /// ruleset or of a card reads it, or a `cancel` or `cancelled` names it. An event nothing
-    /// heeds changes nothing when it happens: it is not dispatched or kept in the history,
-    /// and its payload is not built (`Game::emit`).
+    /// heeds changes nothing when it happens: it is not dispatched, and its payload is not
+    /// built (`Game::emit`).
     pub heeded: Vec<bool>,
+    /// Per event index: whether a `happened` or `happened_cards` of the ruleset or of a card
+    /// reads it: only such events are kept in the game's history (`Game::dispatch`).
+    pub recorded: Vec<bool>,
     /// Zones whose cards are in play.
     pub in_play: Vec<bool>,
     /// Index of each top-level `phase` statement of the turn.
@@ -280,7 +283,7 @@ impl Program {
         let listens = listens(&meta);
         let self_params = self_params(&listens, ruleset.events.len());
         let replaceable = replaceable(&meta, ruleset.events.len());
-        let heeded = heeded(&ruleset, &cards, &listens, &event_index);
+        let (heeded, recorded) = heeded_and_recorded(&ruleset, &cards, &listens, &event_index);
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
             rule_reads: Vec::new(),
@@ -329,6 +332,7 @@ impl Program {
             core_declare: core(ir::CoreEvent::Declare),
             replaceable,
             heeded,
+            recorded,
             event_index,
             phase_pc: phase_pcs(&ruleset),
             default_states: default_states(&ruleset),
@@ -693,37 +697,47 @@ fn self_params(listens: &[Vec<(u16, Option<u16>)>], events: usize) -> Vec<Vec<u1
     out
 }
 
-/// Per event index, [`Program::heeded`]: whether an ability answers it, or a history read, a
-/// cancellation or a test of one names it, anywhere in the ruleset or the cards.
-fn heeded(
+/// Per event index, [`Program::heeded`] (an ability answers it, or a history read, a
+/// cancellation or a test of one names it, anywhere in the ruleset or the cards) and
+/// [`Program::recorded`] (a history read names it).
+fn heeded_and_recorded(
     ruleset: &ir::Ruleset,
     cards: &[ir::Card],
     listens: &[Vec<(u16, Option<u16>)>],
     event_index: &Names<u16>,
-) -> Vec<bool> {
-    let mut out = vec![false; ruleset.events.len()];
-    let answered = listens.iter().flatten().map(|&(event, _)| event);
-    let mut named: Vec<u16> = Vec::new();
+) -> (Vec<bool>, Vec<bool>) {
+    let events = ruleset.events.len();
+    let (mut heeded, mut recorded) = (vec![false; events], vec![false; events]);
+    for &(event, _) in listens.iter().flatten() {
+        mark(&mut heeded, event);
+    }
     let mut visit = |node: Node<'_>| {
-        let event = match node {
-            Node::Expr(Expr::Happened { pattern, .. }) => &pattern.event,
+        let (event, read) = match node {
+            Node::Expr(Expr::Happened { pattern, .. }) => (&pattern.event, true),
             Node::Expr(Expr::Cancelled { event, .. }) | Node::Stmt(Stmt::Cancel { event, .. }) => {
-                event
+                (event, false)
             }
             _ => return,
         };
-        named.extend(event_index.get(event).copied());
+        if let Some(&event) = event_index.get(event) {
+            mark(&mut heeded, event);
+            if read {
+                mark(&mut recorded, event);
+            }
+        }
     };
     ruleset.each_node(&mut visit);
     for card in cards {
         card.each_node(&mut visit);
     }
-    for event in answered.chain(named) {
-        if let Some(h) = out.get_mut(usize::from(event)) {
-            *h = true;
-        }
+    (heeded, recorded)
+}
+
+/// Sets an event's flag in a list of flags by event index.
+fn mark(flags: &mut [bool], event: u16) {
+    if let Some(f) = flags.get_mut(usize::from(event)) {
+        *f = true;
     }
-    out
 }
 
 /// Per event index, whether a card definition has a replacement ability on it.

@@ -650,11 +650,11 @@ impl<'p> Game<'p> {
     }
 
     /// With `verify_skips`: an event nothing heeds dispatched all the same (at once, as a
-    /// `simultaneously` block's end would), which must queue no ability; the history is then
-    /// as if it had not been (a test of [`Program::heeded`]).
+    /// `simultaneously` block's end would), which must queue no ability (a test of
+    /// [`Program::heeded`]; no such event is kept in the history).
     fn verify_unheeded(&mut self, e: EventData, lookback: Option<Lookback>) {
         self.verified_unheeded = self.verified_unheeded.saturating_add(1);
-        let (pending, history) = (self.pending.len(), self.state.history.len());
+        let pending = self.pending.len();
         let event = e.event;
         self.dispatch(e, lookback);
         if self.pending.len() != pending {
@@ -664,7 +664,6 @@ impl<'p> Game<'p> {
             ));
             self.pending.truncate(pending);
         }
-        self.state.history.truncate(history);
     }
 
     /// How many events nothing heeds were dispatched all the same ([`Game::verify_rule_skips`]).
@@ -752,8 +751,11 @@ impl<'p> Game<'p> {
     }
 
     pub(super) fn dispatch(&mut self, e: EventData, lookback: Option<Lookback>) {
-        self.state.history.push((e.event, Rc::clone(&e.args)));
-        self.history_grew();
+        // the history keeps what `happened` reads (`Program::recorded`)
+        if self.prog.recorded.get(usize::from(e.event)) == Some(&true) {
+            self.state.history.push((e.event, Rc::clone(&e.args)));
+            self.history_grew();
+        }
         // an event happening ends the cancellations of it for its subject (most games have
         // none most of the time: then nothing is read)
         if !self.state.cancelled.is_empty() {
