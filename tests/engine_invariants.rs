@@ -171,10 +171,10 @@ fn play_verified<const N: usize>(
 /// kept as unchanged are read again, and must be the same; a card's stats kept from an
 /// earlier generation are computed again, and must be the same; a choice's candidates kept
 /// for its statement's replay, and a window's offers kept for its step's replay, are read
-/// again, and must be the same; an event nothing heeds (`Program::heeded`) is dispatched all
-/// the same, and no ability may answer it.
+/// again, and must be the same; an event left undispatched (nothing heeds it, `Program::heeded`,
+/// or nothing could answer it then) is dispatched all the same, and no ability may answer it.
 fn memos_change_nothing(pack: &str) {
-    let [rules, standing, derivations, zones, cards, offers, stats, choices, unheeded] =
+    let [rules, standing, derivations, zones, cards, offers, stats, choices, undispatched] =
         play_verified(
             pack,
             VERIFIED_GAMES,
@@ -189,12 +189,12 @@ fn memos_change_nothing(pack: &str) {
                     g.verified_kept_offers(),
                     g.verified_kept_stats(),
                     g.verified_kept_choices(),
-                    g.verified_unheeded_events(),
+                    g.verified_undispatched_events(),
                 ]
             },
         );
     println!(
-        "{pack}: verified {rules} skippable rule runs ({standing} of them known to stand, with no stamp read), {derivations} skippable derivations, {zones} kept zone fingerprints, {cards} kept card hashes, {offers} kept offers, {stats} kept stats, {choices} kept choices, {unheeded} events nothing heeds"
+        "{pack}: verified {rules} skippable rule runs ({standing} of them known to stand, with no stamp read), {derivations} skippable derivations, {zones} kept zone fingerprints, {cards} kept card hashes, {offers} kept offers, {stats} kept stats, {choices} kept choices, {undispatched} events left undispatched"
     );
     assert!(rules > 0, "{pack}: no check rule was ever skippable");
     assert!(
@@ -207,7 +207,10 @@ fn memos_change_nothing(pack: &str) {
     assert!(offers > 0, "{pack}: no action's offers were ever kept");
     assert!(stats > 0, "{pack}: no card's stats were ever kept");
     assert!(choices > 0, "{pack}: no choice's candidates were ever kept");
-    assert!(unheeded > 0, "{pack}: no event was ever one nothing heeds");
+    assert!(
+        undispatched > 0,
+        "{pack}: no event was ever left undispatched"
+    );
 }
 
 /// Plays games with every lowered filter condition and action's `if` (of its candidate)

@@ -456,8 +456,9 @@ pub struct Game<'p> {
     verified_fingerprints: usize,
     /// How many cards' hashes kept as unchanged `verify_skips` checked.
     verified_card_hashes: usize,
-    /// How many events nothing heeds `verify_skips` dispatched all the same (`Game::emit`).
-    verified_unheeded: usize,
+    /// How many events left undispatched `verify_skips` dispatched all the same
+    /// (`Game::verify_undispatched`).
+    verified_undispatched: usize,
     /// How many check rules' memos known to stand (`rule_memo::Standing`) `verify_skips`
     /// checked against what they read.
     verified_standing: usize,
@@ -645,7 +646,7 @@ impl<'p> Game<'p> {
             card_hashes: vec![(0, 0); cards],
             verified_fingerprints: 0,
             verified_card_hashes: 0,
-            verified_unheeded: 0,
+            verified_undispatched: 0,
             verified_standing: 0,
             verified_offers: 0,
             verified_choices: 0,

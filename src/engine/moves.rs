@@ -4,7 +4,7 @@
 use super::program::Program;
 use super::rule_memo::Touched;
 use super::state::{card_id, CardId, Value, ZoneKey};
-use super::{CallStart, EventData, Frame, Frames, Game};
+use super::{CallStart, EventData, Frame, Frames, Game, Lookback};
 use crate::ir::{self, Face, Position};
 use smallvec::smallvec;
 use std::rc::Rc;
@@ -76,6 +76,32 @@ impl<'p> Game<'p> {
             1 => Value::Zone(from.zone, smallvec![from.owner]),
             _ => Value::Zone(to.zone, smallvec![to.owner]),
         })
+    }
+
+    /// Emits the core's event `ev` about card `c`, its payload built by `args` only when
+    /// dispatching it matters ([`Game::dispatch_matters`]; the core's payloads name a card at
+    /// their first parameter only), or when the engine checks that it would not
+    /// ([`Game::verify_undispatched`]).
+    fn emit_core(
+        &mut self,
+        ev: u16,
+        c: CardId,
+        lookback: Option<Lookback>,
+        args: impl FnOnce(&Self) -> Rc<[Value]>,
+    ) {
+        let matters = self.dispatch_matters(ev, |p| (p == 0).then_some(c));
+        if !matters && !self.verify_skips {
+            return;
+        }
+        let e = EventData {
+            event: ev,
+            args: args(self),
+        };
+        if matters {
+            self.emit(e, lookback);
+        } else {
+            self.verify_undispatched(e, lookback);
+        }
     }
 
     /// The payload of an event the core fills: its first `first` parameters from `core`, the
@@ -360,22 +386,22 @@ impl<'p> Game<'p> {
         left: Option<String>,
         proposed: Option<Rc<[Value]>>,
     ) {
-        // (the payload of an event nothing heeds is not built: `Game::emit` drops it unread,
-        // but when it checks that it may)
-        let built = |g: &Self, ev: &u16| g.heeds(*ev) || g.verify_skips;
-        if let Some(ev) = self.prog.core_leave.filter(|ev| built(self, ev)) {
-            let args = self.zone_args(ev, c, from, left.as_deref());
-            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
+        let lookback = Some((c, from, was_negated));
+        if let Some(ev) = self.prog.core_leave {
+            self.emit_core(ev, c, lookback, |g| {
+                g.zone_args(ev, c, from, left.as_deref())
+            });
         }
-        if let Some(ev) = self.prog.core_move.filter(|ev| built(self, ev)) {
-            let args =
-                proposed.unwrap_or_else(|| self.move_args(ev, c, (from, to), left.as_deref()));
-            self.emit(EventData { event: ev, args }, Some((c, from, was_negated)));
+        if let Some(ev) = self.prog.core_move {
+            self.emit_core(ev, c, lookback, |g| {
+                proposed.unwrap_or_else(|| g.move_args(ev, c, (from, to), left.as_deref()))
+            });
         }
-        if let Some(ev) = self.prog.core_enter.filter(|ev| built(self, ev)) {
-            let taken = self.state.cards[c as usize].slot.clone();
-            let args = self.zone_args(ev, c, to, taken.as_deref());
-            self.emit(EventData { event: ev, args }, None);
+        if let Some(ev) = self.prog.core_enter {
+            self.emit_core(ev, c, None, |g| {
+                let taken = g.state.cards[c as usize].slot.as_deref();
+                g.zone_args(ev, c, to, taken)
+            });
         }
     }
 

@@ -136,6 +136,9 @@ pub struct Program {
     /// Per event index: whether a `happened` or `happened_cards` of the ruleset or of a card
     /// reads it: only such events are kept in the game's history (`Game::dispatch`).
     pub recorded: Vec<bool>,
+    /// Per event index: whether a `cancel` or `cancelled` of the ruleset or of a card names it
+    /// (such an event happening ends its cancellations: `Game::dispatch`).
+    pub cancellable: Vec<bool>,
     /// Zones whose cards are in play.
     pub in_play: Vec<bool>,
     /// Index of each top-level `phase` statement of the turn.
@@ -283,7 +286,7 @@ impl Program {
         let listens = listens(&meta);
         let self_params = self_params(&listens, ruleset.events.len());
         let replaceable = replaceable(&meta, ruleset.events.len());
-        let (heeded, recorded) = heeded_and_recorded(&ruleset, &cards, &listens, &event_index);
+        let [heeded, recorded, cancellable] = event_uses(&ruleset, &cards, &listens, &event_index);
         let mut prog = Program {
             conds: super::lowered::Conds::default(),
             rule_reads: Vec::new(),
@@ -333,6 +336,7 @@ impl Program {
             replaceable,
             heeded,
             recorded,
+            cancellable,
             event_index,
             phase_pc: phase_pcs(&ruleset),
             default_states: default_states(&ruleset),
@@ -698,16 +702,17 @@ fn self_params(listens: &[Vec<(u16, Option<u16>)>], events: usize) -> Vec<Vec<u1
 }
 
 /// Per event index, [`Program::heeded`] (an ability answers it, or a history read, a
-/// cancellation or a test of one names it, anywhere in the ruleset or the cards) and
-/// [`Program::recorded`] (a history read names it).
-fn heeded_and_recorded(
+/// cancellation or a test of one names it, anywhere in the ruleset or the cards),
+/// [`Program::recorded`] (a history read names it) and [`Program::cancellable`] (a
+/// cancellation or a test of one names it).
+fn event_uses(
     ruleset: &ir::Ruleset,
     cards: &[ir::Card],
     listens: &[Vec<(u16, Option<u16>)>],
     event_index: &Names<u16>,
-) -> (Vec<bool>, Vec<bool>) {
+) -> [Vec<bool>; 3] {
     let events = ruleset.events.len();
-    let (mut heeded, mut recorded) = (vec![false; events], vec![false; events]);
+    let [mut heeded, mut recorded, mut cancellable] = [(); 3].map(|()| vec![false; events]);
     for &(event, _) in listens.iter().flatten() {
         mark(&mut heeded, event);
     }
@@ -721,16 +726,21 @@ fn heeded_and_recorded(
         };
         if let Some(&event) = event_index.get(event) {
             mark(&mut heeded, event);
-            if read {
-                mark(&mut recorded, event);
-            }
+            mark(
+                if read {
+                    &mut recorded
+                } else {
+                    &mut cancellable
+                },
+                event,
+            );
         }
     };
     ruleset.each_node(&mut visit);
     for card in cards {
         card.each_node(&mut visit);
     }
-    (heeded, recorded)
+    [heeded, recorded, cancellable]
 }
 
 /// Sets an event's flag in a list of flags by event index.

@@ -627,7 +627,7 @@ impl<'p> Game<'p> {
     pub(super) fn emit(&mut self, e: EventData, lookback: Option<Lookback>) {
         if !self.heeds(e.event) {
             if self.verify_skips {
-                self.verify_unheeded(e, lookback);
+                self.verify_undispatched(e, lookback);
             }
             return;
         }
@@ -649,27 +649,67 @@ impl<'p> Game<'p> {
             .unwrap_or(true)
     }
 
-    /// With `verify_skips`: an event nothing heeds dispatched all the same (at once, as a
-    /// `simultaneously` block's end would), which must queue no ability (a test of
-    /// [`Program::heeded`]; no such event is kept in the history).
-    fn verify_unheeded(&mut self, e: EventData, lookback: Option<Lookback>) {
-        self.verified_unheeded = self.verified_unheeded.saturating_add(1);
+    /// With `verify_skips`: an event left undispatched — nothing heeds it, or
+    /// [`Game::dispatch_matters`] found nothing it could do — dispatched all the same (at
+    /// once, as a `simultaneously` block's end would), which must queue no ability (no such
+    /// event is kept in the history or ends a cancellation).
+    pub(super) fn verify_undispatched(&mut self, e: EventData, lookback: Option<Lookback>) {
+        self.verified_undispatched = self.verified_undispatched.saturating_add(1);
         let pending = self.pending.len();
         let event = e.event;
         self.dispatch(e, lookback);
         if self.pending.len() != pending {
             let id = &self.prog.ruleset.events[usize::from(event)].name.id;
             self.failed_checks.push(format!(
-                "the event {id} was taken for one nothing heeds, but an ability answered it"
+                "the event {id} was left undispatched as nothing could answer it, but an ability answered it"
             ));
             self.pending.truncate(pending);
         }
     }
 
-    /// How many events nothing heeds were dispatched all the same ([`Game::verify_rule_skips`]).
+    /// How many events left undispatched were dispatched all the same
+    /// ([`Game::verify_rule_skips`]).
     #[doc(hidden)]
-    pub fn verified_unheeded_events(&self) -> usize {
-        self.verified_unheeded
+    pub fn verified_undispatched_events(&self) -> usize {
+        self.verified_undispatched
+    }
+
+    /// Whether card `c`'s abilities on `event` all want the card itself at parameter `p`
+    /// ([`Program::listens`]): a payload naming it there is looked at for it.
+    fn wants_itself(&self, c: CardId, event: u16, p: u16) -> bool {
+        let wants = self.state.cards.get(c as usize).and_then(|cs| {
+            let listens = self.prog.listens.get(cs.def as usize)?;
+            listens.iter().find(|(e, _)| *e == event).map(|(_, w)| *w)
+        });
+        wants == Some(Some(p))
+    }
+
+    /// Whether dispatching `event` now, with a payload naming a card only where `card_at`
+    /// says (by parameter index), could do anything: keep it in the history, end a
+    /// cancellation, or find a card whose abilities may answer it ([`Game::trigger_candidates`]
+    /// not empty). When not, its payload need not be built. Inside a `simultaneously` block
+    /// the events wait, and are always dispatched.
+    pub(super) fn dispatch_matters(
+        &mut self,
+        event: u16,
+        card_at: impl Fn(u16) -> Option<CardId>,
+    ) -> bool {
+        let prog: &'p Program = self.prog;
+        let i = usize::from(event);
+        if !self.heeds(event) {
+            return false;
+        }
+        if prog.recorded.get(i) != Some(&false)
+            || prog.cancellable.get(i) != Some(&false)
+            || matches!(self.batch.last(), Some(Some(_)))
+            || !self.listeners_of(event).is_empty()
+        {
+            return true;
+        }
+        let self_params = prog.self_params.get(i).map_or(&[][..], Vec::as_slice);
+        self_params
+            .iter()
+            .any(|&p| card_at(p).is_some_and(|c| self.wants_itself(c, event, p)))
     }
 
     /// The cards whose abilities may answer an event with the payload `args`: those with a
@@ -692,11 +732,7 @@ impl<'p> Game<'p> {
             .flatten()
         {
             if let Some(&Value::Card(c)) = args.get(usize::from(p)) {
-                let wants = self.state.cards.get(c as usize).and_then(|cs| {
-                    let listens = prog.listens.get(cs.def as usize)?;
-                    listens.iter().find(|(e, _)| *e == event).map(|(_, w)| *w)
-                });
-                if wants == Some(Some(p)) && !named.contains(&c) {
+                if self.wants_itself(c, event, p) && !named.contains(&c) {
                     named.push(c);
                 }
             }
