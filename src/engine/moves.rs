@@ -43,15 +43,24 @@ impl<'p> Game<'p> {
     /// describes), then the change, then its events.
     pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Frames<'p> {
         let from = self.state.cards[c as usize].zone;
-        // a proposed move no card definition can replace is not even written out
+        // a proposed move no card definition can replace, or no card could now (the core's
+        // payloads name the card at their first parameter only), is not even written out
         let mut proposed = None;
-        if let Some(ev) = self.prog.core_move.filter(|ev| self.replaceable(*ev)) {
+        let replaceable = self.prog.core_move.filter(|ev| self.replaceable(*ev));
+        let answerable =
+            replaceable.map(|ev| (ev, self.may_be_answered(ev, |p| (p == 0).then_some(c))));
+        if let Some((ev, answerable)) = answerable.filter(|(_, a)| *a || self.verify_skips) {
             let slot = self.state.cards[c as usize].slot.as_deref();
             let data = EventData {
                 event: ev,
                 args: self.move_args(ev, c, (from, spec.to), slot),
             };
             if let Some(frames) = self.replace(&data) {
+                if !answerable {
+                    self.failed_checks.push(format!(
+                        "a move of card {c} was taken for one no card could replace, but one did"
+                    ));
+                }
                 return frames;
             }
             // not replaced: the move made is the one proposed, and its `move` event's payload

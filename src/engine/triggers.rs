@@ -696,18 +696,28 @@ impl<'p> Game<'p> {
     ) -> bool {
         let prog: &'p Program = self.prog;
         let i = usize::from(event);
-        if !self.heeds(event) {
-            return false;
-        }
-        if prog.recorded.get(i) != Some(&false)
-            || prog.cancellable.get(i) != Some(&false)
-            || matches!(self.batch.last(), Some(Some(_)))
-            || !self.listeners_of(event).is_empty()
-        {
+        self.heeds(event)
+            && (prog.recorded.get(i) != Some(&false)
+                || prog.cancellable.get(i) != Some(&false)
+                || matches!(self.batch.last(), Some(Some(_)))
+                || self.may_be_answered(event, card_at))
+    }
+
+    /// Whether some card's abilities may answer `event` (triggered or replacing it), with a
+    /// payload naming a card only where `card_at` says (by parameter index): whether
+    /// [`Game::trigger_candidates`] would find any card.
+    pub(super) fn may_be_answered(
+        &mut self,
+        event: u16,
+        card_at: impl Fn(u16) -> Option<CardId>,
+    ) -> bool {
+        if !self.listeners_of(event).is_empty() {
             return true;
         }
-        let self_params = prog.self_params.get(i).map_or(&[][..], Vec::as_slice);
+        let prog: &'p Program = self.prog;
+        let self_params = prog.self_params.get(usize::from(event));
         self_params
+            .map_or(&[][..], Vec::as_slice)
             .iter()
             .any(|&p| card_at(p).is_some_and(|c| self.wants_itself(c, event, p)))
     }
