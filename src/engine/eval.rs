@@ -540,17 +540,7 @@ impl<'p> Game<'p> {
                     Op::Le => Value::Bool(a <= b),
                     Op::Gt => Value::Bool(a > b),
                     Op::Ge => Value::Bool(a >= b),
-                    Op::Add => Value::Int(a.saturating_add(b)),
-                    Op::Sub => Value::Int(a.saturating_sub(b)),
-                    Op::Mul => Value::Int(a.saturating_mul(b)),
-                    // saturating like the others: i64::MIN / -1 reads as i64::MAX; / 0 gives 0
-                    // `i64::MIN / -1` saturates; dividing by zero gives 0.
-                    Op::Div => Value::Int(match a.checked_div(b) {
-                        Some(q) => q,
-                        None if b == 0 => 0,
-                        None => i64::MAX,
-                    }),
-                    _ => Value::Absent,
+                    _ => arithmetic(op, a, b).map_or(Value::Absent, Value::Int),
                 },
                 (Value::Absent, _) | (_, Value::Absent) => match op {
                     Op::Lt | Op::Le | Op::Gt | Op::Ge => Value::Bool(false),
@@ -839,4 +829,20 @@ pub(super) fn const_value(v: &ir::Value) -> Value {
         ir::Value::Pair(p) => Value::Pair(p.iter().map(|x| Some(*x)).collect()),
         ir::Value::List(l) => Value::List(std::sync::Arc::new(l.iter().map(const_value).collect())),
     }
+}
+
+/// `a op b` for the arithmetic operators (`None` for the others), saturating: `i64::MIN / -1`
+/// reads as `i64::MAX`; dividing by zero gives 0.
+pub(super) fn arithmetic(op: Op, a: i64, b: i64) -> Option<i64> {
+    Some(match op {
+        Op::Add => a.saturating_add(b),
+        Op::Sub => a.saturating_sub(b),
+        Op::Mul => a.saturating_mul(b),
+        Op::Div => match a.checked_div(b) {
+            Some(q) => q,
+            None if b == 0 => 0,
+            None => i64::MAX,
+        },
+        _ => return None,
+    })
 }

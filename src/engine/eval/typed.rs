@@ -200,6 +200,17 @@ impl Game<'_> {
                 self.note_read(e);
                 int(&self.eval_counter(of, counter)?)
             }
+            Expr::Binary {
+                op: op @ (Op::Add | Op::Sub | Op::Mul | Op::Div),
+                lhs,
+                rhs,
+            } => {
+                // both sides read, in order, as `binary` reads them, with no value built
+                self.note_read(e);
+                let a = self.eval_int(lhs)?;
+                let b = self.eval_int(rhs)?;
+                a.zip(b).and_then(|(a, b)| super::arithmetic(*op, a, b))
+            }
             _ => int(&self.eval(e)?),
         })
     }
