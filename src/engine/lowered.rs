@@ -210,8 +210,9 @@ pub type CountsAs = (Option<u16>, Option<u16>, Option<u16>);
 impl Conds {
     /// Lowers the conditions of the program's filters (those with nothing to lower are left
     /// out: they are evaluated as written), found by one walk over every statement and
-    /// expression of the ruleset (its verbs and procedures where calls run them) and of every card ([`ir::walk`]), and the `if` of each
-    /// action with a candidate variable, with each of its conjuncts.
+    /// expression of the ruleset (its verbs and procedures where calls run them) and of every
+    /// card ([`ir::walk`]), and the `if` of each action with a candidate variable, with each
+    /// of its conjuncts. A condition the walk does not reach is evaluated as written.
     pub(super) fn of_program(prog: &Program) -> Conds {
         let mut filters = Filters::default();
         let r = &prog.ruleset;
