@@ -43,12 +43,11 @@ impl<'p> Game<'p> {
     /// describes), then the change, then its events.
     pub(super) fn move_card(&mut self, c: CardId, spec: MoveSpec<'_>) -> Frames<'p> {
         let from = self.state.cards[c as usize].zone;
-        // a proposed move no card definition can replace, or no card could now (the core's
-        // payloads name the card at their first parameter only), is not even written out
+        // a proposed move no card definition can replace, or no card could now, is not even
+        // written out
         let mut proposed = None;
         let replaceable = self.prog.core_move.filter(|ev| self.replaceable(*ev));
-        let answerable =
-            replaceable.map(|ev| (ev, self.may_be_answered(ev, |p| (p == 0).then_some(c))));
+        let answerable = replaceable.map(|ev| (ev, self.may_be_answered(ev, payload_card(c))));
         if let Some((ev, answerable)) = answerable.filter(|(_, a)| *a || self.verify_skips) {
             let slot = self.state.cards[c as usize].slot.as_deref();
             let data = EventData {
@@ -88,9 +87,8 @@ impl<'p> Game<'p> {
     }
 
     /// Emits the core's event `ev` about card `c`, its payload built by `args` only when
-    /// dispatching it matters ([`Game::dispatch_matters`]; the core's payloads name a card at
-    /// their first parameter only), or when the engine checks that it would not
-    /// ([`Game::verify_undispatched`]).
+    /// dispatching it matters ([`Game::dispatch_matters`]), or when the engine checks that it
+    /// would not ([`Game::verify_undispatched`]).
     fn emit_core(
         &mut self,
         ev: u16,
@@ -98,7 +96,7 @@ impl<'p> Game<'p> {
         lookback: Option<Lookback>,
         args: impl FnOnce(&Self) -> Rc<[Value]>,
     ) {
-        let matters = self.dispatch_matters(ev, |p| (p == 0).then_some(c));
+        let matters = self.dispatch_matters(ev, payload_card(c));
         if !matters && !self.verify_skips {
             return;
         }
@@ -428,4 +426,11 @@ impl<'p> Game<'p> {
             _ => Value::Zone(z.zone, smallvec![z.owner]),
         })
     }
+}
+
+/// Where a payload of the core's about card `c` names a card, by parameter index: at its
+/// first parameter only ([`Game::core_args`] fills the others with zones, a slot's text or
+/// nothing).
+fn payload_card(c: CardId) -> impl Fn(u16) -> Option<CardId> {
+    move |p| (p == 0).then_some(c)
 }
